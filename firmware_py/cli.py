@@ -1,0 +1,65 @@
+"""The `roundhouse` command.
+
+Each subcommand lives beside the code it drives: the module named in `COMMANDS`
+defines `configure_<name>(parser)` and `run_<name>(args) -> int` (dashes in the name
+become underscores). Only the chosen command's module is imported, so `roundhouse run`
+starts without loading pygame and `roundhouse replay` without loading gpiozero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "sim": ("firmware_py.simtable", "run the whole table on simulated hardware with bots"),
+    "run": ("firmware_py.daemon", "run the table service (systemd unit ExecStart)"),
+    "replay": ("firmware_py.record", "apply a game record and print the final state as JSON"),
+    "simulate": ("firmware_py.bots", "play bot games and print a summary"),
+    "check-config": ("firmware_py.config", "validate a configuration file"),
+    "games": ("firmware_py.journal", "list the games kept in the journal"),
+    "export": ("firmware_py.journal", "write a journaled game as a game record"),
+    "display": ("display.client", "show the table or wall screen"),
+    "probe": ("hardware.probe", "open one RFID reader and print what it senses"),
+    "enroll": ("hardware.enroll", "bind the tags of a domino set to tiles, markers, cards"),
+}
+
+
+def _usage() -> str:
+    width = max(len(n) for n in COMMANDS)
+    lines = ["usage: roundhouse COMMAND [options]", "", "commands:"]
+    lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "`roundhouse COMMAND --help` tells more about one command."]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0
+    if args[0] == "--version":
+        from firmware_py import __version__
+
+        print(f"roundhouse {__version__}")
+        return 0
+    name = args[0]
+    if name not in COMMANDS:
+        print(f"roundhouse: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    attr = name.replace("-", "_")
+    parser = argparse.ArgumentParser(prog=f"roundhouse {name}", description=COMMANDS[name][1])
+    getattr(module, f"configure_{attr}")(parser)
+    parsed = parser.parse_args(args[1:])
+    try:
+        return int(getattr(module, f"run_{attr}")(parsed))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The Mexican Train rules engine: pure Python, no I/O, no hardware, no pygame."""

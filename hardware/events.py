@@ -1,0 +1,88 @@
+"""The events of the table's hardware: the only thing the brain imports from `hardware`.
+
+Every adapter (seat buttons, RFID readers, the simulator) turns a physical signal into
+one of these frozen values and puts it on one queue. They carry a monotonic timestamp
+(`time.monotonic()`, seconds) so latency can be measured from the edge or the last
+byte of a frame to the moment the controller handles the event.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+
+
+class Button(enum.Enum):
+    """The two buttons at every seat."""
+
+    DRAW = "draw"
+    PASS = "pass"
+
+
+def _now() -> float:
+    return time.monotonic()
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    seat: int
+    button: Button
+    at: float = field(default_factory=_now, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased:
+    seat: int
+    button: Button
+    at: float = field(default_factory=_now, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonHeld:
+    """A button kept down for the configured hold time (PASS held = undo)."""
+
+    seat: int
+    button: Button
+    at: float = field(default_factory=_now, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TagPlaced:
+    """A tag came onto a pad. `pad` is the reader's pad name from the configuration
+    (a seat number as text, or "mexican"); `uid` is upper-case hex without separators."""
+
+    pad: str
+    uid: str
+    at: float = field(default_factory=_now, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class TagRemoved:
+    pad: str
+    uid: str
+    at: float = field(default_factory=_now, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOnline:
+    pad: str
+    at: float = field(default_factory=_now, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderOffline:
+    pad: str
+    reason: str
+    at: float = field(default_factory=_now, compare=False)
+
+
+Event = (
+    ButtonPressed
+    | ButtonReleased
+    | ButtonHeld
+    | TagPlaced
+    | TagRemoved
+    | ReaderOnline
+    | ReaderOffline
+)
