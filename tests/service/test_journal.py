@@ -1,0 +1,182 @@
+"""The journal keeps every entry across restarts and never eats a database it does not know."""
+
+import sqlite3
+
+import pytest
+
+from firmware_py.cli import main
+from firmware_py.journal import APPLICATION_ID, SCHEMA_VERSION, Journal, JournalError
+
+META = {"players": ["Ana", "Bo", "Cy"], "preset": "classic", "rules": "classic",
+        "hand_mode": "open"}
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "state" / "roundhouse.db"
+
+
+def test_entries_survive_reopening_in_order(db):
+    journal = Journal(db)
+    game = journal.begin_game(META)
+    for i in range(5):
+        assert journal.append(game, {"n": i}) == i + 1
+    journal.close()
+
+    again = Journal(db)
+    assert again.open_game() == (game, META, [{"n": i} for i in range(5)])
+    again.close()
+
+
+def test_an_append_is_committed_when_it_returns(db):
+    journal = Journal(db)
+    game = journal.begin_game(META)
+    journal.append(game, {"seat": 0, "play": "12-5", "on": 0})
+    # Another connection (another process after a crash) sees it at once.
+    other = sqlite3.connect(db)
+    assert other.execute("SELECT COUNT(*) FROM entries").fetchone()[0] == 1
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    other.close()
+    assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    journal.close()
+
+
+def test_finished_games_are_listed_and_closed_for_appends(db):
+    journal = Journal(db)
+    first = journal.begin_game(META)
+    journal.append(first, {"n": 1})
+    journal.finish_game(first, {"ranking": [1, 0, 2], "totals": [30, 12, 40], "winner": "Bo"})
+    second = journal.begin_game({**META, "players": ["Di", "Ed"], "preset": "hub"})
+    with pytest.raises(JournalError, match="not open"):
+        journal.append(first, {"n": 2})
+    with pytest.raises(JournalError, match="not open"):
+        journal.finish_game(first, {"winner": "Ana"})
+
+    assert journal.open_game() == (second, {**META, "players": ["Di", "Ed"],
+                                            "preset": "hub"}, [])
+    games = journal.games()
+    assert [(g.id, g.players, g.preset, g.winner, g.entries) for g in games] == [
+        (first, ("Ana", "Bo", "Cy"), "classic", "Bo", 1),
+        (second, ("Di", "Ed"), "hub", None, 0),
+    ]
+    assert games[0].finished is not None and games[1].finished is None
+    journal.close()
+
+
+def test_no_open_game_in_a_fresh_journal(db):
+    journal = Journal(db)
+    assert journal.open_game() is None
+    assert journal.games() == []
+    journal.close()
+
+
+def test_the_database_is_marked_as_ours(db):
+    Journal(db).close()
+    raw = sqlite3.connect(db)
+    assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    raw.close()
+
+
+def test_a_database_holding_only_the_tag_registry_is_adopted(db):
+    db.parent.mkdir()
+    raw = sqlite3.connect(db)
+    raw.execute("CREATE TABLE tag_bindings (uid TEXT PRIMARY KEY, kind TEXT, value TEXT)")
+    raw.execute("INSERT INTO tag_bindings VALUES ('04A1B2', 'tile', '12-5')")
+    raw.commit()
+    raw.close()
+    journal = Journal(db)
+    journal.begin_game(META)
+    journal.close()
+    raw = sqlite3.connect(db)
+    assert raw.execute("SELECT value FROM tag_bindings").fetchone()[0] == "12-5"
+    raw.close()
+
+
+def test_a_foreign_database_is_refused_untouched(db):
+    db.parent.mkdir()
+    raw = sqlite3.connect(db)
+    raw.execute("CREATE TABLE recipes (name TEXT)")
+    raw.commit()
+    raw.close()
+    before = db.read_bytes()
+    with pytest.raises(JournalError, match=r"not a Roundhouse journal.*--move-aside"):
+        Journal(db)
+    assert db.read_bytes() == before
+
+
+def test_another_applications_database_is_refused(db):
+    db.parent.mkdir()
+    raw = sqlite3.connect(db)
+    raw.execute("PRAGMA application_id=1234")
+    raw.execute("CREATE TABLE t (x)")
+    raw.commit()
+    raw.close()
+    with pytest.raises(JournalError, match="application id 0x4d2"):
+        Journal(db)
+
+
+def test_a_journal_from_a_newer_version_is_refused(db):
+    Journal(db).close()
+    raw = sqlite3.connect(db)
+    raw.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    raw.close()
+    with pytest.raises(JournalError, match="newer Roundhouse"):
+        Journal(db)
+
+
+def test_garbage_is_an_error_and_move_aside_keeps_it(db):
+    db.parent.mkdir()
+    garbage = b"this is not a database, it is a shopping list\n" * 200
+    db.write_bytes(garbage)
+    with pytest.raises(JournalError, match=r"unreadable database.*--move-aside"):
+        Journal(db)
+    assert db.read_bytes() == garbage
+
+    journal = Journal(db, move_aside=True)
+    assert journal.moved_to is not None
+    assert journal.moved_to.name.startswith("roundhouse.db.broken-")
+    assert journal.moved_to.read_bytes() == garbage
+    assert journal.open_game() is None
+    journal.begin_game(META)
+    journal.close()
+
+
+def test_move_aside_leaves_a_good_journal_alone(db):
+    journal = Journal(db)
+    journal.begin_game(META)
+    journal.close()
+    journal = Journal(db, move_aside=True)
+    assert journal.moved_to is None
+    assert journal.open_game() is not None
+    journal.close()
+
+
+def test_a_folder_in_place_of_the_database_is_a_clear_error(tmp_path):
+    with pytest.raises(JournalError, match="is a folder"):
+        Journal(tmp_path)
+
+
+def test_games_command_lists_players_preset_and_winner(db, capsys):
+    journal = Journal(db)
+    done = journal.begin_game(META)
+    journal.finish_game(done, {"ranking": [2, 0, 1], "totals": [5, 9, 1], "winner": "Cy"})
+    journal.begin_game({**META, "preset": "family"})
+    journal.close()
+    assert main(["games", "--db", str(db)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "winner" in lines[0]
+    assert "classic" in lines[1] and "Cy" in lines[1] and "Ana, Bo, Cy" in lines[1]
+    assert "family" in lines[2] and "(playing)" in lines[2]
+
+
+def test_games_command_without_a_journal_says_so(tmp_path, capsys):
+    assert main(["games", "--db", str(tmp_path / "none.db")]) == 2
+    assert "no journal there" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_export_of_an_unknown_game_is_an_error(db, capsys):
+    Journal(db).close()
+    assert main(["export", "7", "--db", str(db)]) == 2
+    assert "no game 7" in capsys.readouterr().err
