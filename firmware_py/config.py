@@ -1,0 +1,418 @@
+"""The table's configuration: one TOML file, validated whole before anything starts.
+
+Every mistake is reported as ``FILE: KEY: expected ..., got ...`` and all of them are
+collected, so an installer fixes a file in one pass. Relative paths (database, socket)
+are taken from the configuration file's folder; ``~`` is expanded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_py import RoundhouseError
+
+DEFAULT_CONFIG = Path("/etc/roundhouse/table.toml")
+DEFAULT_DATABASE = Path("/var/lib/roundhouse/roundhouse.db")
+DEFAULT_SOCKET = Path("/run/roundhouse/view.sock")
+
+# Button pins are BCM numbers; 0 and 1 are the HAT EEPROM's I2C pins.
+PIN_RANGE = range(2, 28)
+SEAT_RANGE = range(2, 15)
+PROTOCOLS = ("rdm6300", "pn532", "lines")
+HAND_MODES = ("open", "tracked")
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+MEXICAN = "mexican"
+# Every `loop://` port is a private loopback, so several readers may name one.
+SHAREABLE_URL_PREFIXES = ("loop://",)
+
+
+class ConfigError(RoundhouseError):
+    """A configuration file that cannot be used; `problems` lists every mistake."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True)
+class SeatConfig:
+    seat: int
+    name: str
+    draw_pin: int
+    pass_pin: int
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    pad: str  # a seat's train pad ("0".."n-1") or "mexican"
+    url: str
+    protocol: str
+    removal_ms: int = 300
+
+
+@dataclass(frozen=True)
+class ScreenConfig:
+    width: int
+    height: int
+    fullscreen: bool
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    table: ScreenConfig
+    wall: ScreenConfig
+
+
+@dataclass(frozen=True)
+class Config:
+    source: Path | None
+    seats: tuple[SeatConfig, ...]
+    readers: tuple[ReaderConfig, ...]
+    rules: str | dict[str, object]  # as a game record's "rules"
+    presets: tuple[str, ...]  # the cycle of the next-preset card
+    hand_mode: str
+    database: Path
+    socket: Path
+    pin_factory: str | None
+    bounce_ms: int
+    draw_hold_s: float
+    pass_hold_s: float
+    watchdog: bool
+    display: DisplayConfig
+
+    @property
+    def preset(self) -> str:
+        return self.rules if isinstance(self.rules, str) else str(self.rules["preset"])
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate a configuration file; raise `ConfigError` naming every mistake."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError([f"{path}: no such file"]) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError([f"{path}: cannot be read: {err}"]) from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError([f"{path}: not valid TOML: {err}"]) from None
+    return parse_config(data, path)
+
+
+def parse_config(data: Mapping[str, Any], source: Path | None = None) -> Config:
+    """Validate an already parsed configuration (`source` names it in messages and
+    anchors its relative paths; without it, paths are relative to the current folder)."""
+    return _Parser(source).config(data)
+
+
+def example_config(name: str) -> Path:
+    """The path of a shipped example: "table-4", "table-8" or "sim"."""
+    return Path(__file__).with_name("configs") / f"{name}.toml"
+
+
+
+class _Parser:
+    """Walks the TOML tree once, recording every problem instead of stopping at one."""
+
+    def __init__(self, source: Path | None) -> None:
+        self.source = source
+        self.base = source.parent if source else Path.cwd()
+        self.problems: list[str] = []
+
+    def problem(self, key: str, text: str) -> None:
+        where = str(self.source) if self.source else "<config>"
+        self.problems.append(f"{where}: {key}: {text}" if key else f"{where}: {text}")
+
+    def expected(self, key: str, what: str, got: object) -> None:
+        self.problem(key, f"expected {what}, got {_show(got)}")
+
+    # --- typed getters: record the problem and return the default --------------------
+
+    def table(self, data: Mapping[str, Any], key: str, path: str) -> Mapping[str, Any]:
+        value = data.get(key, {})
+        if not isinstance(value, Mapping):
+            self.expected(path, "a table", value)
+            return {}
+        return value
+
+    def unknown(self, data: Mapping[str, Any], known: Sequence[str], path: str) -> None:
+        for key in data:
+            if key not in known:
+                where = f"{path}.{key}" if path else key
+                self.problem(where, f"unknown key (expected one of {', '.join(known)})")
+
+    def get(
+        self,
+        data: Mapping[str, Any],
+        key: str,
+        path: str,
+        default: Any,
+        check: Callable[[Any], bool],
+        what: str,
+    ) -> Any:
+        if key not in data:
+            return default
+        value = data[key]
+        if not check(value):
+            self.expected(path, what, value)
+            return default
+        return value
+
+    def int_in(self, data: Mapping[str, Any], key: str, path: str, default: int, lo: int,
+               hi: int, what: str) -> int:
+        return int(self.get(data, key, path, default,
+                            lambda v: _is_int(v) and lo <= v <= hi,
+                            f"{what} {lo}..{hi}"))
+
+    def number_in(self, data: Mapping[str, Any], key: str, path: str, default: float,
+                  lo: float, hi: float, what: str) -> float:
+        return float(self.get(
+            data, key, path, default,
+            lambda v: (_is_int(v) or isinstance(v, float)) and lo <= v <= hi,
+            f"{what} {lo:g}..{hi:g}"))
+
+    def choice(self, data: Mapping[str, Any], key: str, path: str, default: str,
+               choices: Sequence[str]) -> str:
+        return str(self.get(data, key, path, default, lambda v: v in choices,
+                            "one of " + ", ".join(f'"{c}"' for c in choices)))
+
+    def boolean(self, data: Mapping[str, Any], key: str, path: str, default: bool) -> bool:
+        return bool(self.get(data, key, path, default, lambda v: isinstance(v, bool),
+                             "true or false"))
+
+    def path(self, data: Mapping[str, Any], key: str, path: str, default: Path) -> Path:
+        value = self.get(data, key, path, None, lambda v: isinstance(v, str) and v != "",
+                         "a file path")
+        if value is None:
+            return default
+        return self.base / Path(value).expanduser()
+
+    # --- sections ---------------------------------------------------------------------
+
+    def config(self, data: Mapping[str, Any]) -> Config:
+        self.unknown(data, ("hand_mode", "rules", "buttons", "seats", "readers", "service",
+                            "display"), "")
+        seats = self.seats(data.get("seats"))
+        readers = self.readers(data.get("readers", []), len(seats))
+        rules, presets = self.rules(data.get("rules", "classic"), len(seats))
+        buttons = self.table(data, "buttons", "buttons")
+        self.unknown(buttons, ("pin_factory", "bounce_ms", "draw_hold_s", "pass_hold_s"),
+                     "buttons")
+        service = self.table(data, "service", "service")
+        self.unknown(service, ("database", "socket", "watchdog"), "service")
+        config = Config(
+            source=self.source,
+            seats=seats,
+            readers=readers,
+            rules=rules,
+            presets=presets,
+            hand_mode=self.choice(data, "hand_mode", "hand_mode", "open", HAND_MODES),
+            database=self.path(service, "database", "service.database", DEFAULT_DATABASE),
+            socket=self.path(service, "socket", "service.socket", DEFAULT_SOCKET),
+            pin_factory=self.get(buttons, "pin_factory", "buttons.pin_factory", None,
+                                 lambda v: v in PIN_FACTORIES,
+                                 "one of " + ", ".join(PIN_FACTORIES)),
+            bounce_ms=self.int_in(buttons, "bounce_ms", "buttons.bounce_ms", 20, 0, 500,
+                                  "milliseconds"),
+            draw_hold_s=self.number_in(buttons, "draw_hold_s", "buttons.draw_hold_s", 2.0,
+                                       0.3, 10, "seconds"),
+            pass_hold_s=self.number_in(buttons, "pass_hold_s", "buttons.pass_hold_s", 1.5,
+                                       0.3, 10, "seconds"),
+            watchdog=self.boolean(service, "watchdog", "service.watchdog", True),
+            display=self.display(self.table(data, "display", "display")),
+        )
+        if self.problems:
+            raise ConfigError(self.problems)
+        return config
+
+    def seats(self, value: object) -> tuple[SeatConfig, ...]:
+        if not isinstance(value, list) or not all(isinstance(s, Mapping) for s in value):
+            self.expected("seats", "an array of tables ([[seats]]), one per seat",
+                          value if value is not None else "nothing")
+            return ()
+        if len(value) not in SEAT_RANGE:
+            self.expected("seats", f"{SEAT_RANGE.start}..{SEAT_RANGE.stop - 1} seats",
+                          f"{len(value)}")
+        seats: list[SeatConfig] = []
+        pins: dict[int, str] = {}
+        names: dict[str, int] = {}
+        for i, seat in enumerate(value):
+            key = f"seats[{i}]"
+            self.unknown(seat, ("name", "draw_pin", "pass_pin"), key)
+            name = str(self.get(seat, "name", f"{key}.name", f"Seat {i + 1}",
+                                lambda v: isinstance(v, str) and 0 < len(v.strip()) <= 24,
+                                "a name of 1..24 characters")).strip()
+            if name in names:
+                self.problem(f"{key}.name", f"expected a name no other seat has, got "
+                                            f"{_show(name)} (also seats[{names[name]}])")
+            names.setdefault(name, i)
+            seat_pins = {}
+            for button in ("draw_pin", "pass_pin"):
+                if button not in seat:
+                    self.problem(f"{key}.{button}", "missing (expected a BCM pin 2..27)")
+                    continue
+                pin = self.int_in(seat, button, f"{key}.{button}", -1, PIN_RANGE.start,
+                                  PIN_RANGE.stop - 1, "a BCM pin")
+                if pin in pins:
+                    self.problem(f"{key}.{button}",
+                                 f"expected a pin no other button uses, got {pin} "
+                                 f"(also {pins[pin]})")
+                elif pin >= 0:
+                    pins[pin] = f"{key}.{button}"
+                seat_pins[button] = pin
+            seats.append(SeatConfig(i, name, seat_pins.get("draw_pin", -1),
+                                    seat_pins.get("pass_pin", -1)))
+        return tuple(seats)
+
+    def readers(self, value: object, seat_count: int) -> tuple[ReaderConfig, ...]:
+        if not isinstance(value, list) or not all(isinstance(r, Mapping) for r in value):
+            self.expected("readers", "an array of tables ([[readers]]), one per pad", value)
+            return ()
+        pads = [str(s) for s in range(seat_count)] + [MEXICAN]
+        pad_what = (f'a seat number 0..{seat_count - 1} or "{MEXICAN}"' if seat_count
+                    else f'a seat number or "{MEXICAN}"')
+        readers: list[ReaderConfig] = []
+        by_pad: dict[str, str] = {}
+        by_url: dict[str, str] = {}
+        for i, reader in enumerate(value):
+            key = f"readers[{i}]"
+            self.unknown(reader, ("pad", "url", "protocol", "removal_ms"), key)
+            for required in ("pad", "url", "protocol"):
+                if required not in reader:
+                    self.problem(f"{key}.{required}", "missing")
+            raw_pad = reader.get("pad")
+            pad = str(raw_pad) if _is_int(raw_pad) or isinstance(raw_pad, str) else ""
+            if "pad" in reader and pad not in pads:
+                self.expected(f"{key}.pad", pad_what, raw_pad)
+            elif pad in by_pad:
+                self.problem(f"{key}.pad", f"expected a pad no other reader has, got "
+                                           f"{_show(raw_pad)} (also {by_pad[pad]})")
+            elif pad:
+                by_pad[pad] = key
+            url = str(self.get(reader, "url", f"{key}.url", "",
+                               lambda v: isinstance(v, str) and v.strip() != "",
+                               "a serial device or URL (/dev/..., loop://, socket://...)"))
+            if url in by_url and not url.startswith(SHAREABLE_URL_PREFIXES):
+                self.problem(f"{key}.url", f"expected a port no other reader uses, got "
+                                           f"{_show(url)} (also {by_url[url]})")
+            by_url.setdefault(url, key)
+            readers.append(ReaderConfig(
+                pad=pad,
+                url=url,
+                protocol=self.choice(reader, "protocol", f"{key}.protocol", "", PROTOCOLS),
+                removal_ms=self.int_in(reader, "removal_ms", f"{key}.removal_ms", 300, 50,
+                                       5000, "milliseconds"),
+            ))
+        return tuple(readers)
+
+    def rules(self, value: object, seat_count: int) -> tuple[str | dict[str, object],
+                                                             tuple[str, ...]]:
+        from firmware_py.rules import PRESETS, BadDeal, BadOptions, Options
+
+        preset_what = "one of " + ", ".join(f'"{p}"' for p in PRESETS)
+        if isinstance(value, str):
+            value = {"preset": value}
+        if not isinstance(value, Mapping):
+            self.expected("rules", "a preset name or a table", value)
+            return "classic", tuple(PRESETS)
+        options = {k: v for k, v in value.items() if k != "cycle"}
+        rules: str | dict[str, object] = (
+            str(options.get("preset", "classic")) if set(options) <= {"preset"}
+            else {"preset": options.get("preset", "classic"), **options})
+        cycle = self.get(value, "cycle", "rules.cycle", list(PRESETS),
+                         lambda v: isinstance(v, list) and len(v) > 0,
+                         "a non-empty list of preset names")
+        for i, name in enumerate(cycle):
+            if name not in PRESETS:
+                self.expected(f"rules.cycle[{i}]", preset_what, name)
+        presets = tuple(str(p) for p in cycle if p in PRESETS)
+        if options.get("preset", "classic") not in PRESETS:
+            self.expected("rules.preset", preset_what, options.get("preset"))
+            return "classic", presets
+        try:
+            parsed = Options.from_json(rules)
+        except BadOptions as err:
+            self.problem("rules", str(err))
+            return "classic", presets
+        if seat_count:
+            self.deal(parsed, seat_count, "seats", "rules", BadDeal)
+            for i, name in enumerate(presets):
+                self.deal(PRESETS[name], seat_count, f"rules.cycle[{i}]", name, BadDeal)
+        return rules, presets
+
+    def deal(self, options: Any, seat_count: int, key: str, what: str,
+             bad_deal: type[Exception]) -> None:
+        try:
+            options.deal_for(seat_count)
+        except bad_deal as err:
+            self.problem(key, f"{what} does not deal for {seat_count} seats: {err}")
+
+    def display(self, data: Mapping[str, Any]) -> DisplayConfig:
+        self.unknown(data, ("table", "wall"), "display")
+        defaults = {"table": ScreenConfig(1280, 800, True),
+                    "wall": ScreenConfig(1920, 1080, True)}
+        screens: dict[str, ScreenConfig] = {}
+        for name, default in defaults.items():
+            screen = self.table(data, name, f"display.{name}")
+            key = f"display.{name}"
+            self.unknown(screen, ("width", "height", "fullscreen"), key)
+            screens[name] = ScreenConfig(
+                width=self.int_in(screen, "width", f"{key}.width", default.width, 160, 7680,
+                                  "pixels"),
+                height=self.int_in(screen, "height", f"{key}.height", default.height, 120,
+                                   4320, "pixels"),
+                fullscreen=self.boolean(screen, "fullscreen", f"{key}.fullscreen",
+                                        default.fullscreen),
+            )
+        return DisplayConfig(**screens)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return str(value)
+
+
+def summary(config: Config) -> str:
+    """A few lines an installer can check the file against."""
+    names = ", ".join(s.name for s in config.seats)
+    pads = ", ".join(f"{r.pad}={r.protocol}" for r in config.readers) or "none"
+    return "\n".join([
+        f"{len(config.seats)} seats: {names}",
+        f"readers: {pads}",
+        f"rules: {config.preset}" + ("" if isinstance(config.rules, str) else " with "
+                                     + ", ".join(f"{k}={v}" for k, v in config.rules.items()
+                                                 if k != "preset")),
+        f"hand mode: {config.hand_mode}",
+        f"database: {config.database}",
+        f"view socket: {config.socket}",
+    ])
+
+
+def configure_check_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="the TOML configuration to check")
+
+
+def run_check_config(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.file)
+    except ConfigError as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    print(f"ok: {args.file}\n{summary(config)}")
+    return 0
