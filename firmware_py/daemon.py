@@ -1,0 +1,335 @@
+"""The table service: hardware events -> table -> journal -> view socket, under systemd.
+
+One controller thread owns the game: it takes an event, lets the table handle it (the
+table journals what it accepts before returning), then publishes the new public view.
+The view publisher streams newline-delimited JSON views to any number of screens from
+its own thread, so a slow or dead screen never holds up the table. Bad input from
+outside is the table's to reject calmly; an unexpected error ends the process with
+status 1 and systemd restarts it, and the journal brings the game back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import queue
+import selectors
+import signal
+import socket
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+from firmware_py import RoundhouseError
+from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
+from firmware_py.journal import Journal
+from firmware_py.notify import Notifier
+from hardware import HardwareError
+
+if TYPE_CHECKING:
+    from firmware_py.table import Table
+    from hardware.events import Event
+    from hardware.tags import TagRegistry
+
+log = logging.getLogger(__name__)
+
+# The loop's longest sleep; shorter when systemd's watchdog wants pings.
+IDLE_WAKE_S = 5.0
+# Exit statuses: 2 = the configuration or the journal needs a person (the unit's
+# RestartPreventExitStatus), 1 = anything else (systemd restarts the service).
+EXIT_NEEDS_ATTENTION = 2
+# How many views a client may fall behind before it skips to the latest.
+BACKLOG = 64
+# A client that has not taken a view for this long is dropped.
+CLIENT_STALL_S = 30.0
+
+
+class ServiceError(RoundhouseError):
+    """The service cannot start: its socket or hardware cannot be set up."""
+
+
+class _Closeable(Protocol):
+    def close(self) -> None: ...
+
+
+class ViewPublisher:
+    """A Unix stream socket streaming views, one JSON line each, with a growing "seq".
+
+    A new client first gets the latest view, then every view after it while it keeps
+    up. A client more than `BACKLOG` views behind skips to the latest one. `publish`
+    only appends to a bounded history and wakes the I/O thread, so it never blocks.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.seq = 0
+        self._history: deque[tuple[int, bytes]] = deque(maxlen=BACKLOG)
+        self._lock = threading.Lock()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_w.setblocking(False)
+        self._server: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._closing = False
+
+    def start(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.is_socket():
+                self.path.unlink()  # left behind by a killed service
+            elif self.path.exists():
+                raise ServiceError(f"{self.path}: exists and is not a socket; "
+                                   "service.socket must name a free path")
+            server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
+            server.bind(str(self.path))
+            # Views are public, but only the table's group may follow them.
+            os.chmod(self.path, 0o660)
+            server.listen(16)
+        except OSError as err:
+            raise ServiceError(f"{self.path}: cannot serve views there: {err}") from None
+        server.setblocking(False)
+        self._server = server
+        self._thread = threading.Thread(target=self._serve, name="views", daemon=True)
+        self._thread.start()
+
+    def publish(self, view: Mapping[str, Any]) -> int:
+        with self._lock:
+            self.seq += 1
+            line = json.dumps({**view, "seq": self.seq}, separators=(",", ":")) + "\n"
+            self._history.append((self.seq, line.encode()))
+            seq = self.seq
+        self._wake()
+        return seq
+
+    def close(self) -> None:
+        self._closing = True
+        self._wake()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        self._wake_r.close()
+        self._wake_w.close()
+
+    def _wake(self) -> None:
+        # A full wake socket already holds a pending wake-up.
+        with contextlib.suppress(BlockingIOError, OSError):
+            self._wake_w.send(b"\0")
+
+    def _serve(self) -> None:
+        assert self._server is not None
+        server = self._server
+        selector = selectors.DefaultSelector()
+        selector.register(server, selectors.EVENT_READ)
+        selector.register(self._wake_r, selectors.EVENT_READ)
+        clients: dict[socket.socket, _Client] = {}
+        try:
+            while not self._closing:
+                for key, mask in selector.select(timeout=CLIENT_STALL_S / 3):
+                    sock = cast(socket.socket, key.fileobj)
+                    if sock is server:
+                        self._accept(server, selector, clients)
+                    elif sock is self._wake_r:
+                        with contextlib.suppress(BlockingIOError):
+                            self._wake_r.recv(4096)
+                    elif mask & selectors.EVENT_READ and not _alive(sock):
+                        self._drop(sock, selector, clients)
+                with self._lock:
+                    history = tuple(self._history)
+                now = time.monotonic()
+                for sock, client in list(clients.items()):
+                    if not client.pump(history, now):
+                        self._drop(sock, selector, clients)
+                    else:
+                        events = selectors.EVENT_READ | (
+                            selectors.EVENT_WRITE if client.pending else 0)
+                        selector.modify(sock, events)
+        finally:
+            for sock in list(clients):
+                self._drop(sock, selector, clients)
+            selector.close()
+            server.close()
+
+    def _accept(self, server: socket.socket, selector: selectors.BaseSelector,
+                clients: dict[socket.socket, _Client]) -> None:
+        try:
+            sock, _ = server.accept()
+        except BlockingIOError:
+            return
+        sock.setblocking(False)
+        clients[sock] = _Client(sock)
+        selector.register(sock, selectors.EVENT_READ)
+
+    @staticmethod
+    def _drop(sock: socket.socket, selector: selectors.BaseSelector,
+              clients: dict[socket.socket, _Client]) -> None:
+        selector.unregister(sock)
+        del clients[sock]
+        sock.close()
+
+
+class _Client:
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.pending = b""
+        self.sent_seq = 0
+        self.since = time.monotonic()
+
+    def pump(self, history: Sequence[tuple[int, bytes]], now: float) -> bool:
+        """Write what the socket takes; False when the client is gone or stalled."""
+        while True:
+            if not self.pending:
+                if not history or history[-1][0] <= self.sent_seq:
+                    return True
+                first = history[0][0]
+                # The next view if it is still kept and the client is not new, else the
+                # latest.
+                index = (self.sent_seq + 1 - first
+                         if self.sent_seq and self.sent_seq + 1 >= first else -1)
+                self.sent_seq, self.pending = history[index]
+                self.since = now
+            try:
+                sent = self.sock.send(self.pending)
+            except BlockingIOError:
+                return now - self.since < CLIENT_STALL_S
+            except OSError:
+                return False
+            self.pending = self.pending[sent:]
+            self.since = now
+
+
+def _alive(sock: socket.socket) -> bool:
+    """Clients never talk; readable means closed (or noise to discard)."""
+    try:
+        return sock.recv(4096) != b""
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+
+
+class Service:
+    def __init__(self, config: Config, *, attach_hardware: bool = True,
+                 move_aside: bool = False, notifier: Notifier | None = None) -> None:
+        self.config = config
+        self.attach_hardware = attach_hardware
+        self.move_aside = move_aside
+        self.notifier = notifier or Notifier()
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.publisher = ViewPublisher(config.socket)
+        self.finished = threading.Event()  # set when the controller stops by itself
+        self.failure: BaseException | None = None
+        self._adapters: list[_Closeable] = []
+        self._thread: threading.Thread | None = None
+        self.journal: Journal
+        self.registry: TagRegistry
+        self.table: Table
+
+    def start(self) -> None:
+        from firmware_py.table import Table
+        from hardware.tags import TagRegistry
+
+        self.journal = Journal(self.config.database, move_aside=self.move_aside)
+        if self.journal.moved_to is not None:
+            log.warning("the unreadable journal was moved to %s; starting fresh",
+                        self.journal.moved_to)
+        self.registry = TagRegistry(self.config.database)
+        self.table = Table(self.config, self.journal, self.registry.lookup)
+        self.publisher.start()
+        self.publisher.publish(self.table.view())
+        if self.attach_hardware:
+            self._attach_hardware()
+        self._thread = threading.Thread(target=self._loop, name="table", daemon=True)
+        self._thread.start()
+        self.notifier.ready(f"serving {len(self.config.seats)} seats on {self.config.socket}")
+
+    def stop(self) -> None:
+        self.notifier.stopping()
+        for adapter in self._adapters:
+            try:
+                adapter.close()
+            except (OSError, HardwareError) as err:
+                log.warning("closing %r: %s", adapter, err)
+        self._adapters.clear()
+        if self._thread is not None:
+            # Behind every event already queued: those are handled and journaled first.
+            self.events.put(cast("Event", _WAKE))
+            self._thread.join()
+        self.publisher.close()
+        self.registry.close()
+        self.journal.close()
+
+    def _attach_hardware(self) -> None:
+        from hardware.buttons import SeatButtons
+        from hardware.rfid import open_reader
+
+        config = self.config
+        self._adapters.append(SeatButtons(
+            config.seats, self.events, pin_factory=config.pin_factory,
+            bounce_ms=config.bounce_ms, draw_hold_s=config.draw_hold_s,
+            pass_hold_s=config.pass_hold_s))
+        for reader in config.readers:
+            self._adapters.append(open_reader(reader.pad, reader.url, reader.protocol,
+                                              self.events, removal_ms=reader.removal_ms))
+
+    def _loop(self) -> None:
+        interval = self.notifier.watchdog_interval if self.config.watchdog else None
+        timeout = min(interval, IDLE_WAKE_S) if interval else IDLE_WAKE_S
+        last_ping = 0.0
+        try:
+            while True:
+                try:
+                    event = self.events.get(timeout=timeout)
+                except queue.Empty:
+                    pass
+                else:
+                    if event is _WAKE:
+                        break
+                    if self.table.handle(event):
+                        self.publisher.publish(self.table.view())
+                if interval is not None and time.monotonic() - last_ping >= interval:
+                    self.notifier.watchdog()
+                    last_ping = time.monotonic()
+        except BaseException as err:
+            log.exception("the table stopped on an unexpected error")
+            self.failure = err
+        finally:
+            self.finished.set()
+
+
+_WAKE = object()  # wakes the controller loop to notice a stop
+
+
+def configure_run(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
+                        help=f"the table's TOML configuration (default {DEFAULT_CONFIG})")
+    parser.add_argument("--move-aside", action="store_true",
+                        help="if the journal's database is unreadable or foreign, rename it "
+                             "NAME.broken-DATE and start a fresh one")
+
+
+def run_run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_NEEDS_ATTENTION
+    service = Service(config, move_aside=args.move_aside)
+    stop = service.finished
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda *_: stop.set())
+    try:
+        service.start()
+    except (RoundhouseError, HardwareError) as err:
+        print(f"roundhouse run: {err}", file=sys.stderr)
+        return EXIT_NEEDS_ATTENTION
+    stop.wait()
+    service.stop()
+    return 1 if service.failure is not None else 0
