@@ -1,1 +1,67 @@
-"""The Mexican Train rules engine: pure Python, no I/O, no hardware, no pygame."""
+"""The Mexican Train rules engine: pure Python, no I/O, no hardware, no pygame.
+
+docs/engine.md describes the interface; RULES.md the rules it implements.
+"""
+
+from firmware_py.rules.actions import (
+    MEXICAN,
+    Action,
+    Draw,
+    Pass,
+    Play,
+    Reveal,
+    StartRound,
+    TrainId,
+    action_from_json,
+    action_to_json,
+)
+from firmware_py.rules.deal import deal
+from firmware_py.rules.engine import apply, new_game, ranking
+from firmware_py.rules.errors import (
+    BadAction,
+    BadDeal,
+    BadOptions,
+    BadTile,
+    IllegalMove,
+    RulesError,
+)
+from firmware_py.rules.jsonstate import state_to_json
+from firmware_py.rules.legal import LegalActions, legal_actions
+from firmware_py.rules.options import OPTION_NAMES, PRESETS, Options
+from firmware_py.rules.state import State
+from firmware_py.rules.tiles import Laid, Tile, set_tiles
+from firmware_py.rules.trains import Train
+
+__all__ = [
+    "MEXICAN",
+    "OPTION_NAMES",
+    "PRESETS",
+    "Action",
+    "BadAction",
+    "BadDeal",
+    "BadOptions",
+    "BadTile",
+    "Draw",
+    "IllegalMove",
+    "Laid",
+    "LegalActions",
+    "Options",
+    "Pass",
+    "Play",
+    "Reveal",
+    "RulesError",
+    "StartRound",
+    "State",
+    "Tile",
+    "Train",
+    "TrainId",
+    "action_from_json",
+    "action_to_json",
+    "apply",
+    "deal",
+    "legal_actions",
+    "new_game",
+    "ranking",
+    "set_tiles",
+    "state_to_json",
+]

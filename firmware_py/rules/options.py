@@ -1,0 +1,317 @@
+"""Rule options (RULES.md section 3) and the five presets (section 5), each written once."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_py.rules.errors import BadDeal, BadOptions
+from firmware_py.rules.tiles import SET_SIZES
+
+# (players, set, tiles per hand); for one player count the first row is the default set.
+DealRow = tuple[int, int, int]
+
+TIE_BREAKS = ("zero_rounds", "lowest_round")
+
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "set": (None, *SET_SIZES),
+    "engine": ("set_aside", "holder"),
+    "starter": ("chosen", "rotate"),
+    "first_turn": ("train", "single"),
+    "double_follow": ("anywhere", "on_double"),
+    "doubles_order": ("played", "reverse"),
+    "draw": ("one", "until_playable"),
+    "drawn_tile": ("may_play", "must_play"),
+    "double_blank": (0, 25, 50),
+}
+_BOOLS = (
+    "first_turn_elsewhere",
+    "first_turn_out_waits",
+    "open_double_blocks",
+    "dead_double_releases",
+    "chicken_foot",
+    "must_play",
+    "last_double_ends_round",
+    "one_tile_alert",
+)
+
+
+def _rows(players: range, set_size: int, hand: int) -> tuple[DealRow, ...]:
+    return tuple((p, set_size, hand) for p in players)
+
+
+@dataclass(frozen=True)
+class Options:
+    """One complete rule set; see RULES.md section 3 for what each option decides."""
+
+    deal: tuple[DealRow, ...]
+    set: int | None = None
+    rounds: int | None = None
+    engine: str = "holder"
+    starter: str = "chosen"
+    first_turn: str = "train"
+    first_turn_elsewhere: bool = False
+    first_turn_out_waits: bool = False
+    double_follow: str = "anywhere"
+    doubles_per_turn: int | None = None
+    doubles_order: str = "played"
+    open_double_blocks: bool = True
+    dead_double_releases: bool = False
+    chicken_foot: bool = False
+    draw: str = "one"
+    drawn_tile: str = "may_play"
+    must_play: bool = False
+    last_double_ends_round: bool = False
+    double_blank: int = 0
+    tie_break: tuple[str, ...] = ()
+    one_tile_alert: bool = False
+    name: str = "custom"
+
+    def __post_init__(self) -> None:
+        for key, values in _CHOICES.items():
+            if getattr(self, key) not in values:
+                raise BadOptions(_expected(key, getattr(self, key), values))
+        for key in _BOOLS:
+            if not isinstance(getattr(self, key), bool):
+                raise BadOptions(f"option {key} takes true or false, got {getattr(self, key)!r}")
+        for key in ("rounds", "doubles_per_turn"):
+            value = getattr(self, key)
+            if value is not None and (
+                not isinstance(value, int) or isinstance(value, bool) or value < 1
+            ):
+                raise BadOptions(f"option {key} takes a whole number from 1, got {value!r}")
+        if not isinstance(self.tie_break, tuple) or any(
+            t not in TIE_BREAKS for t in self.tie_break
+        ):
+            raise BadOptions(
+                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {self.tie_break!r}"
+            )
+        for row in self.deal:
+            if (
+                len(row) != 3
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in row)
+                or row[0] < 2
+                or row[1] not in SET_SIZES
+                or row[2] < 1
+            ):
+                raise BadOptions(
+                    "option deal takes rows of players -> [set, tiles per hand] "
+                    f"with sets {', '.join(map(str, SET_SIZES))}, got {list(row)}"
+                )
+
+    @staticmethod
+    def preset(name: str, **overrides: Any) -> Options:
+        """A preset, or a house rule: a preset plus overrides."""
+        if name not in PRESETS:
+            raise BadOptions(f'unknown preset "{name}"; presets are {", ".join(PRESETS)}')
+        unknown = set(overrides) - set(OPTION_NAMES)
+        if unknown:
+            raise BadOptions(
+                f'unknown option "{sorted(unknown)[0]}"; options are {", ".join(OPTION_NAMES)}'
+            )
+        return dataclasses.replace(PRESETS[name], **overrides)
+
+    @staticmethod
+    def from_json(obj: Any) -> Options:
+        """The record's `rules`: a preset name or `{"preset": NAME, OPTION: VALUE, ...}`."""
+        if isinstance(obj, str):
+            return Options.preset(obj)
+        if not isinstance(obj, Mapping) or not isinstance(obj.get("preset"), str):
+            raise BadOptions('rules must be a preset name or {"preset": NAME, OPTION: VALUE}')
+        overrides = {k: v for k, v in obj.items() if k != "preset"}
+        if "tie_break" in overrides:
+            if not isinstance(overrides["tie_break"], list):
+                raise BadOptions(
+                    f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, "
+                    f"got {overrides['tie_break']!r}"
+                )
+            overrides["tie_break"] = tuple(overrides["tie_break"])
+        if "deal" in overrides:
+            overrides["deal"] = _deal_from_json(obj["preset"], overrides["deal"])
+        return Options.preset(obj["preset"], **overrides)
+
+    def to_json(self) -> dict[str, Any]:
+        """The inverse of `from_json`: the preset and every option that differs from it."""
+        base = PRESETS.get(self.name)
+        if base is None:
+            base, name = PRESETS["classic"], "classic"
+        else:
+            name = self.name
+        out: dict[str, Any] = {"preset": name}
+        for key in OPTION_NAMES:
+            value = getattr(self, key)
+            if value != getattr(base, key):
+                if key == "deal":
+                    value = {str(p): [s, h] for p, s, h in value}
+                elif key == "tie_break":
+                    value = list(value)
+                out[key] = value
+        return out
+
+    def deal_for(self, players: int) -> tuple[int, int]:
+        """(set, tiles per hand) for this many players; `BadDeal` says what is supported."""
+        rows = [r for r in self.deal if r[0] == players]
+        if self.set is not None:
+            rows = [r for r in rows if r[1] == self.set]
+        if not rows:
+            raise BadDeal(self._supported(players))
+        _, set_size, hand = rows[0]
+        if self.rounds is not None and self.rounds > set_size + 1:
+            raise BadDeal(
+                f"a double-{set_size} set has {set_size + 1} rounds at most, not {self.rounds}"
+            )
+        tiles = (set_size + 1) * (set_size + 2) // 2
+        boneyard = tiles - players * hand - (1 if self.engine == "set_aside" else 0)
+        if boneyard < 1:
+            raise BadDeal(
+                f"{players} hands of {hand} from a double-{set_size} set leave no boneyard; "
+                + self._supported(None)
+            )
+        return set_size, hand
+
+    def _supported(self, players: int | None) -> str:
+        groups: dict[tuple[int, int], list[int]] = {}
+        for p, s, h in self.deal:
+            if self.set is None or s == self.set:
+                groups.setdefault((s, h), []).append(p)
+        listing = "; ".join(
+            f"{_span(ps)} players: double-{s}, {h} tiles" for (s, h), ps in groups.items()
+        )
+        what = f"{self.name} rules" + (f" with a double-{self.set} set" if self.set else "")
+        head = f"{what} do not deal for {players} players. " if players is not None else ""
+        return f"{head}Supported: {listing or 'nothing'}."
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(
+    f.name for f in dataclasses.fields(Options) if f.name != "name"
+)
+
+
+def _span(players: list[int]) -> str:
+    """`[2, 3, 4, 7]` -> "2-4, 7"."""
+    runs: list[list[int]] = []
+    for p in sorted(players):
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _expected(key: str, value: Any, values: tuple[Any, ...]) -> str:
+    shown = ", ".join("none" if v is None else str(v) for v in values)
+    return f"option {key} takes {shown}, got {value!r}"
+
+
+def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
+    """`{"4": [12, 10], ...}` replaces those player counts' rows of the preset."""
+    if preset not in PRESETS:
+        raise BadOptions(f'unknown preset "{preset}"; presets are {", ".join(PRESETS)}')
+    if not isinstance(obj, Mapping):
+        raise BadOptions('option deal takes {"PLAYERS": [SET, TILES PER HAND], ...}')
+    rows: list[DealRow] = []
+    for key, value in obj.items():
+        if (
+            not str(key).isdigit()
+            or not isinstance(value, list)
+            or len(value) != 2
+            or not all(isinstance(v, int) for v in value)
+        ):
+            raise BadOptions(
+                f'option deal takes {{"PLAYERS": [SET, TILES PER HAND], ...}}, '
+                f"got {key!r}: {value!r}"
+            )
+        rows.append((int(key), value[0], value[1]))
+    replaced = {r[0] for r in rows}
+    return tuple(rows) + tuple(r for r in PRESETS[preset].deal if r[0] not in replaced)
+
+
+PRESETS: Mapping[str, Options] = {
+    # Seed 002.
+    "classic": Options(
+        name="classic",
+        deal=_rows(range(2, 4), 9, 15)
+        + _rows(range(4, 5), 12, 15)
+        + _rows(range(5, 7), 12, 12)
+        + _rows(range(7, 9), 12, 11)
+        + _rows(range(9, 13), 15, 11)
+        + _rows(range(13, 15), 18, 11)
+        # 002 allows double-6, 7 tiles "with two or four players"; four would empty the set.
+        + _rows(range(2, 4), 6, 7),
+        engine="holder",
+        first_turn="train",
+        first_turn_elsewhere=False,
+        first_turn_out_waits=True,
+        double_follow="anywhere",
+        drawn_tile="may_play",
+        double_blank=50,
+        tie_break=("zero_rounds", "lowest_round"),
+    ),
+    # Seed 000.
+    "tournament": Options(
+        name="tournament",
+        deal=_rows(range(2, 4), 9, 8)
+        + _rows(range(4, 7), 12, 12)
+        + _rows(range(7, 9), 12, 10)
+        + _rows(range(9, 13), 15, 11)
+        + _rows(range(13, 15), 18, 11),
+        engine="set_aside",
+        starter="chosen",
+        first_turn="train",
+        first_turn_elsewhere=False,
+        double_follow="anywhere",
+        drawn_tile="may_play",
+        double_blank=0,
+    ),
+    # Seed 001.
+    "family": Options(
+        name="family",
+        deal=_rows(range(2, 7), 12, 12) + _rows(range(7, 9), 12, 10) + _rows(range(9, 11), 12, 8),
+        engine="holder",
+        first_turn="single",
+        first_turn_elsewhere=False,
+        double_follow="anywhere",
+        doubles_order="played",
+        drawn_tile="must_play",
+        must_play=True,
+        last_double_ends_round=True,
+        double_blank=0,
+    ),
+    # Seed 003.
+    "simple": Options(
+        name="simple",
+        deal=_rows(range(4, 5), 12, 15)
+        + _rows(range(5, 7), 12, 12)
+        + _rows(range(7, 9), 12, 10)
+        + _rows(range(9, 11), 12, 8),
+        engine="holder",
+        first_turn="train",
+        double_follow="anywhere",
+        double_blank=0,
+    ),
+    # Seed 004; for 9-12 players it names double-15 or -18 but no count: 002's counts.
+    "hub": Options(
+        name="hub",
+        deal=(
+            *_rows(range(2, 4), 12, 16),
+            *((2, 9, 15), (3, 9, 13), (4, 12, 15), (4, 9, 10), (5, 12, 14), (6, 12, 12)),
+            *((7, 12, 10), (8, 12, 9)),
+            *_rows(range(9, 13), 15, 11),
+            *_rows(range(9, 13), 18, 11),
+        ),
+        engine="set_aside",
+        starter="chosen",
+        first_turn="single",
+        first_turn_elsewhere=True,
+        double_follow="on_double",
+        doubles_order="played",
+        dead_double_releases=True,
+        drawn_tile="must_play",
+        must_play=True,
+        last_double_ends_round=True,
+        one_tile_alert=True,
+        double_blank=50,
+    ),
+}

@@ -1,0 +1,183 @@
+"""The immutable game state; the engine (engine.py) derives each new one from the last."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from firmware_py.rules.actions import MEXICAN, Action, TrainId
+from firmware_py.rules.options import Options
+from firmware_py.rules.tiles import Tile
+from firmware_py.rules.trains import Path, Train
+
+if TYPE_CHECKING:
+    from firmware_py.rules.legal import LegalActions
+
+
+class Pending(NamedTuple):
+    """An unsatisfied double: where it lies and the turn it was laid in."""
+
+    train: int
+    path: Path
+    tile: Tile
+    turn_no: int
+
+
+class State:
+    """One moment of a game. Never mutated: `apply` returns a new one."""
+
+    __slots__ = (
+        "_bcount",
+        "_boneyard",
+        "_counts",
+        "_doubles",
+        "_drawn",
+        "_draws",
+        "_first",
+        "_hands",
+        "_laid",
+        "_legal",
+        "_line",
+        "_named",
+        "_out",
+        "_owe",
+        "_passes",
+        "_pending",
+        "_revealed",
+        "_set_size",
+        "_starter0",
+        "_table",
+        "_trains",
+        "_turn_no",
+        "awaiting_reveal",
+        "blocked",
+        "engine",
+        "engine_laid",
+        "options",
+        "phase",
+        "players",
+        "ranking",
+        "round",
+        "scores",
+        "totals",
+        "turn",
+        "went_out",
+    )
+
+    options: Options
+    players: int
+    round: int
+    phase: str
+    turn: int | None
+    engine: Tile | None
+    engine_laid: bool
+    scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    ranking: tuple[int, ...] | None
+    awaiting_reveal: tuple[int, ...]
+    went_out: int | None
+    blocked: bool
+    # Per round.
+    _set_size: int
+    _trains: tuple[Train, ...]  # seats' trains, then the Mexican train at index `players`
+    _pending: tuple[Pending, ...]  # in the order they were laid
+    _hands: tuple[tuple[Tile, ...], ...] | None  # None: open hands
+    _counts: tuple[int, ...]
+    _boneyard: tuple[Tile, ...] | None
+    _bcount: int
+    _first: tuple[bool, ...]  # the seat has had its first turn
+    _passes: int  # turns in a row ended without a tile while the boneyard was empty
+    _table: int  # bitmask of tile indexes on the table
+    _out: int  # bitmask of tiles known to be out of play
+    _named: tuple[int, ...]  # open hands: bitmask per seat of tiles seen going into it
+    _revealed: tuple[tuple[Tile, ...] | None, ...]
+    _starter0: int | None  # the first round's starter (for `starter: rotate`)
+    _turn_no: int
+    # Per turn.
+    _laid: int
+    _owe: bool  # the last tile laid this turn is a double still owed a follow-up
+    _doubles: int
+    _draws: int  # draws since the last tile laid this turn
+    _drawn: Tile | None  # the tile just drawn, when known
+    _line: int | None  # first-turn train: the train being built
+    _legal: LegalActions | None
+
+    # ---- the public, read-only view -------------------------------------------------
+
+    @property
+    def known_hands(self) -> bool:
+        return self._hands is not None
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...] | None, ...]:
+        if self._hands is None:
+            return (None,) * self.players
+        return self._hands
+
+    @property
+    def hand_counts(self) -> tuple[int, ...]:
+        return self._counts
+
+    @property
+    def boneyard_count(self) -> int:
+        return self._bcount
+
+    @property
+    def set_size(self) -> int:
+        return self._set_size
+
+    @property
+    def trains(self) -> Mapping[TrainId, Train]:
+        n = self.players
+        out: dict[TrainId, Train] = {i: self._trains[i] for i in range(n)}
+        if self._trains:
+            out[MEXICAN] = self._trains[n]
+        return out
+
+    def train_id(self, index: int) -> TrainId:
+        return MEXICAN if index == self.players else index
+
+    @property
+    def pending_doubles(self) -> tuple[tuple[TrainId, Tile], ...]:
+        from firmware_py.rules.engine import pending_in_order
+
+        return tuple((self.train_id(p.train), p.tile) for p in pending_in_order(self))
+
+    @property
+    def first_turn_done(self) -> tuple[bool, ...]:
+        return self._first
+
+    @property
+    def one_tile(self) -> tuple[int, ...]:
+        if not self.options.one_tile_alert or self.phase != "play":
+            return ()
+        return tuple(seat for seat, c in enumerate(self._counts) if c == 1)
+
+    @property
+    def legal_actions(self) -> LegalActions:
+        from firmware_py.rules.legal import legal_actions
+
+        return legal_actions(self)
+
+    def apply(self, action: Action) -> State:
+        from firmware_py.rules.engine import apply
+
+        return apply(self, action)
+
+    def __repr__(self) -> str:
+        return (
+            f"<State round={self.round} phase={self.phase} turn={self.turn} "
+            f"counts={self._counts} boneyard={self._bcount}>"
+        )
+
+
+def clone(s: State) -> State:
+    """A shallow copy to derive the next state from; only the engine calls it."""
+    n = State.__new__(State)
+    for name in _SLOTS:
+        object.__setattr__(n, name, object.__getattribute__(s, name))
+    n._legal = None
+    return n
+
+
+_SLOTS = tuple(name for name in State.__slots__ if name != "_legal")

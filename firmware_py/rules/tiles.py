@@ -1,0 +1,131 @@
+"""Dominoes: every tile up to double-18 exists once, so equality is identity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_py.rules.errors import BadTile
+
+MAX_PIPS = 18
+SET_SIZES = (6, 9, 12, 15, 18)
+
+
+class Tile:
+    """An unordered pair of pip counts, stored high first; `Tile(3, 5) is Tile(5, 3)`."""
+
+    __slots__ = ("high", "index", "is_double", "low", "pips")
+    high: int
+    low: int
+    index: int
+    pips: int
+    is_double: bool
+
+    def __new__(cls, a: int, b: int) -> Tile:
+        hi, lo = (a, b) if a >= b else (b, a)
+        if lo < 0 or hi > MAX_PIPS:
+            raise BadTile(f"{a}-{b} is not a domino: pips run from 0 to {MAX_PIPS}.")
+        return _ALL[hi * (hi + 1) // 2 + lo]
+
+    @classmethod
+    def _make(cls, hi: int, lo: int) -> Tile:
+        tile = object.__new__(cls)
+        for name, value in (
+            ("high", hi),
+            ("low", lo),
+            ("index", hi * (hi + 1) // 2 + lo),
+            ("pips", hi + lo),
+            ("is_double", hi == lo),
+        ):
+            object.__setattr__(tile, name, value)
+        return tile
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """`"5-3"` or `"3-5"` -> the 5-3 tile; anything else raises `BadTile`."""
+        if not isinstance(text, str):
+            raise BadTile(f'a tile is written like "5-3", got {text!r}')
+        parts = text.strip().split("-")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise BadTile(f'a tile is written like "5-3", got "{text}"')
+        return Tile(int(parts[0]), int(parts[1]))
+
+    def other(self, n: int) -> int:
+        """The number at the other end from `n` (which must be on the tile)."""
+        return self.low if n == self.high else self.high
+
+    def matches(self, n: int) -> bool:
+        return n == self.high or n == self.low
+
+    def score(self, double_blank: int) -> int:
+        """What the tile costs left in a hand."""
+        return double_blank if self.index == 0 and double_blank else self.pips
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("tiles are immutable")
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Tile, (self.high, self.low))
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}, {self.low})"
+
+
+_ALL: list[Tile] = [Tile._make(hi, lo) for hi in range(MAX_PIPS + 1) for lo in range(hi + 1)]
+
+
+def set_tiles(size: int) -> tuple[Tile, ...]:
+    """Every tile of a double-`size` set, in index order."""
+    return tuple(_ALL[: (size + 1) * (size + 2) // 2])
+
+
+def tile_at(index: int) -> Tile:
+    return _ALL[index]
+
+
+class Laid:
+    """A tile as it lies on a train: `first` touches the tile before it."""
+
+    __slots__ = ("first", "second", "tile")
+    tile: Tile
+    first: int
+    second: int
+
+    def __new__(cls, tile: Tile, first: int) -> Laid:
+        if not tile.matches(first):
+            raise BadTile(f"{tile} has no {first} to lay against the train.")
+        return _LAID[tile.index * 2 + (first != tile.high)]
+
+    @classmethod
+    def _make(cls, tile: Tile, first: int) -> Laid:
+        laid = object.__new__(cls)
+        object.__setattr__(laid, "tile", tile)
+        object.__setattr__(laid, "first", first)
+        object.__setattr__(laid, "second", tile.other(first))
+        return laid
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("laid tiles are immutable")
+
+    def __hash__(self) -> int:
+        return self.tile.index * 2 + (self.first != self.tile.high)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Laid, (self.tile, self.first))
+
+    def __str__(self) -> str:
+        return f"{self.first}-{self.second}"
+
+    def __repr__(self) -> str:
+        return f"Laid({self.tile!r}, {self.first})"
+
+
+_LAID: list[Laid] = [Laid._make(t, end) for t in _ALL for end in (t.high, t.low)]
