@@ -231,13 +231,16 @@ class _Parser:
         return config
 
     def seats(self, value: object) -> tuple[SeatConfig, ...]:
+        what = "an array of tables ([[seats]]), one per seat"
+        if value is None:
+            self.problem("seats", f"missing (expected {what})")
+            return ()
         if not isinstance(value, list) or not all(isinstance(s, Mapping) for s in value):
-            self.expected("seats", "an array of tables ([[seats]]), one per seat",
-                          value if value is not None else "nothing")
+            self.expected("seats", what, value)
             return ()
         if len(value) not in SEAT_RANGE:
             self.expected("seats", f"{SEAT_RANGE.start}..{SEAT_RANGE.stop - 1} seats",
-                          f"{len(value)}")
+                          len(value))
         seats: list[SeatConfig] = []
         pins: dict[int, str] = {}
         names: dict[str, int] = {}
@@ -314,43 +317,48 @@ class _Parser:
                                                              tuple[str, ...]]:
         from firmware_py.rules import PRESETS, BadDeal, BadOptions, Options
 
+        def deals(options: Options) -> str | None:
+            try:
+                options.deal_for(seat_count)
+            except BadDeal as err:
+                return str(err)
+            return None
+
         preset_what = "one of " + ", ".join(f'"{p}"' for p in PRESETS)
         if isinstance(value, str):
             value = {"preset": value}
         if not isinstance(value, Mapping):
             self.expected("rules", "a preset name or a table", value)
-            return "classic", tuple(PRESETS)
+            value = {}
         options = {k: v for k, v in value.items() if k != "cycle"}
+        preset = options.get("preset", "classic")
         rules: str | dict[str, object] = (
-            str(options.get("preset", "classic")) if set(options) <= {"preset"}
-            else {"preset": options.get("preset", "classic"), **options})
-        cycle = self.get(value, "cycle", "rules.cycle", list(PRESETS),
+            str(preset) if set(options) <= {"preset"} else {"preset": preset, **options})
+        # Without a cycle the card steps through every preset that deals for this table.
+        cycle = self.get(value, "cycle", "rules.cycle", None,
                          lambda v: isinstance(v, list) and len(v) > 0,
                          "a non-empty list of preset names")
-        for i, name in enumerate(cycle):
+        presets: list[str] = []
+        if cycle is None:
+            presets = [name for name, o in PRESETS.items() if not seat_count or not deals(o)]
+        for i, name in enumerate(cycle or ()):
             if name not in PRESETS:
                 self.expected(f"rules.cycle[{i}]", preset_what, name)
-        presets = tuple(str(p) for p in cycle if p in PRESETS)
-        if options.get("preset", "classic") not in PRESETS:
-            self.expected("rules.preset", preset_what, options.get("preset"))
-            return "classic", presets
+            elif seat_count and (why := deals(PRESETS[name])):
+                self.problem(f"rules.cycle[{i}]", why)
+            else:
+                presets.append(name)
+        if preset not in PRESETS:
+            self.expected("rules.preset", preset_what, preset)
+            return "classic", tuple(presets)
         try:
             parsed = Options.from_json(rules)
         except BadOptions as err:
             self.problem("rules", str(err))
-            return "classic", presets
-        if seat_count:
-            self.deal(parsed, seat_count, "seats", "rules", BadDeal)
-            for i, name in enumerate(presets):
-                self.deal(PRESETS[name], seat_count, f"rules.cycle[{i}]", name, BadDeal)
-        return rules, presets
-
-    def deal(self, options: Any, seat_count: int, key: str, what: str,
-             bad_deal: type[Exception]) -> None:
-        try:
-            options.deal_for(seat_count)
-        except bad_deal as err:
-            self.problem(key, f"{what} does not deal for {seat_count} seats: {err}")
+            return "classic", tuple(presets)
+        if seat_count and (why := deals(parsed)):
+            self.problem("seats", why)
+        return rules, tuple(presets)
 
     def display(self, data: Mapping[str, Any]) -> DisplayConfig:
         self.unknown(data, ("table", "wall"), "display")

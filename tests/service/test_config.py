@@ -1,0 +1,202 @@
+"""The configuration file: every mistake named by file, key and expectation, all at once."""
+
+from pathlib import Path
+
+import pytest
+
+from firmware_py.cli import main
+from firmware_py.config import ConfigError, example_config, load_config
+
+SEATS = "".join(
+    f'[[seats]]\nname = "{name}"\ndraw_pin = {d}\npass_pin = {p}\n\n'
+    for name, d, p in [("Ana", 4, 5), ("Bo", 6, 12), ("Cy", 13, 16), ("Di", 17, 18)]
+)
+READERS = "".join(
+    f'[[readers]]\npad = "{pad}"\nurl = "/dev/roundhouse/pad-{pad}"\nprotocol = "rdm6300"\n\n'
+    for pad in ["0", "1", "2", "3", "mexican"]
+)
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def problems(path: Path) -> list[str]:
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == "\n".join(info.value.problems)
+    return list(info.value.problems)
+
+
+@pytest.mark.parametrize("name,seats,pads", [("table-4", 4, 5), ("table-8", 8, 9),
+                                             ("sim", 4, 5)])
+def test_shipped_examples_are_valid(name, seats, pads, capsys):
+    path = example_config(name)
+    config = load_config(path)
+    assert len(config.seats) == seats
+    assert sorted(r.pad for r in config.readers) == sorted(
+        [str(s) for s in range(seats)] + ["mexican"])
+    assert main(["check-config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok")
+    assert f"{seats} seats" in out
+
+
+def test_a_minimal_file_takes_the_defaults(tmp_path):
+    config = load_config(write(tmp_path, SEATS))
+    assert config.rules == "classic"
+    assert config.preset == "classic"
+    assert config.hand_mode == "open"
+    assert [s.name for s in config.seats] == ["Ana", "Bo", "Cy", "Di"]
+    assert config.seats[2].seat == 2 and config.seats[2].pass_pin == 16
+    assert config.readers == ()
+    assert config.database == Path("/var/lib/roundhouse/roundhouse.db")
+    assert "classic" in config.presets and "hub" in config.presets
+
+
+def test_house_rules_read_as_a_game_records_rules(tmp_path):
+    config = load_config(write(tmp_path, SEATS + READERS + """
+[rules]
+preset = "tournament"
+double_blank = 25
+cycle = ["tournament", "hub"]
+"""))
+    assert config.rules == {"preset": "tournament", "double_blank": 25}
+    assert config.presets == ("tournament", "hub")
+    assert config.readers[4].pad == "mexican"
+    assert config.readers[4].removal_ms == 300
+
+
+def test_relative_paths_are_taken_from_the_files_folder(tmp_path):
+    config = load_config(write(tmp_path, SEATS + """
+[service]
+database = "state/table.db"
+socket = "/run/elsewhere/view.sock"
+"""))
+    assert config.database == tmp_path / "state" / "table.db"
+    assert config.socket == Path("/run/elsewhere/view.sock")
+
+
+def test_a_pin_out_of_range_names_file_key_and_expectation(tmp_path):
+    path = write(tmp_path, SEATS.replace("draw_pin = 13", "draw_pin = 40"))
+    assert problems(path) == [f"{path}: seats[2].draw_pin: expected a BCM pin 2..27, got 40"]
+
+
+def test_duplicate_pins_name_both_buttons(tmp_path):
+    path = write(tmp_path, SEATS.replace("pass_pin = 18", "pass_pin = 5"))
+    assert problems(path) == [
+        f"{path}: seats[3].pass_pin: expected a pin no other button uses, got 5 "
+        "(also seats[0].pass_pin)"]
+
+
+def test_two_readers_on_one_pad_and_one_port_for_two_pads(tmp_path):
+    path = write(tmp_path, SEATS + READERS.replace('pad = "2"', 'pad = "1"').replace(
+        "/dev/roundhouse/pad-3", "/dev/roundhouse/pad-0"))
+    assert problems(path) == [
+        f'{path}: readers[2].pad: expected a pad no other reader has, got "1" '
+        "(also readers[1])",
+        f'{path}: readers[3].url: expected a port no other reader uses, got '
+        f'"/dev/roundhouse/pad-0" (also readers[0])',
+    ]
+
+
+def test_a_pad_beyond_the_seats_and_an_unknown_protocol(tmp_path):
+    path = write(tmp_path, SEATS + """
+[[readers]]
+pad = 7
+url = "loop://"
+protocol = "em4100"
+""")
+    assert problems(path) == [
+        f'{path}: readers[0].pad: expected a seat number 0..3 or "mexican", got 7',
+        f'{path}: readers[0].protocol: expected one of "rdm6300", "pn532", "lines", '
+        'got "em4100"',
+    ]
+
+
+def test_an_unknown_preset_lists_the_presets(tmp_path):
+    path = write(tmp_path, SEATS + '[rules]\npreset = "speedy"\n')
+    [problem] = problems(path)
+    assert problem.startswith(f'{path}: rules.preset: expected one of "classic"')
+    assert '"hub"' in problem and problem.endswith('got "speedy"')
+
+
+def test_an_unknown_option_or_value_is_named_by_the_engine(tmp_path):
+    path = write(tmp_path, SEATS + '[rules]\npreset = "classic"\ndouble_blank = 30\n')
+    [problem] = problems(path)
+    assert problem.startswith(f"{path}: rules: ")
+    assert "double_blank" in problem
+    path = write(tmp_path, SEATS + '[rules]\npreset = "classic"\nsuper_doubles = true\n')
+    [problem] = problems(path)
+    assert "super_doubles" in problem
+
+
+def test_a_seat_count_the_preset_cannot_deal_for(tmp_path):
+    path = write(tmp_path, '[[seats]]\ndraw_pin = 4\npass_pin = 5\n'
+                           '[[seats]]\ndraw_pin = 6\npass_pin = 12\n'
+                           '[rules]\npreset = "simple"\ncycle = ["classic", "simple"]\n')
+    found = sorted(problems(path))
+    assert len(found) == 2
+    assert found[0].startswith(f"{path}: rules.cycle[1]: simple rules do not deal for 2 ")
+    assert found[1].startswith(f"{path}: seats: simple rules do not deal for 2 players")
+
+
+def test_every_mistake_is_reported_at_once(tmp_path):
+    path = write(tmp_path, """
+hand_mode = "secret"
+colour = "green"
+[[seats]]
+name = "Ana"
+draw_pin = 1
+[[seats]]
+name = "Ana"
+draw_pin = 6
+pass_pin = true
+[buttons]
+bounce_ms = -5
+[service]
+watchdog = "yes"
+[display.table]
+width = "wide"
+""")
+    assert problems(path) == [
+        f"{path}: colour: unknown key (expected one of hand_mode, rules, buttons, seats, "
+        "readers, service, display)",
+        f"{path}: seats[0].draw_pin: expected a BCM pin 2..27, got 1",
+        f"{path}: seats[0].pass_pin: missing (expected a BCM pin 2..27)",
+        f'{path}: seats[1].name: expected a name no other seat has, got "Ana" (also seats[0])',
+        f"{path}: seats[1].pass_pin: expected a BCM pin 2..27, got true",
+        f'{path}: hand_mode: expected one of "open", "tracked", got "secret"',
+        f"{path}: buttons.bounce_ms: expected milliseconds 0..500, got -5",
+        f'{path}: service.watchdog: expected true or false, got "yes"',
+        f'{path}: display.table.width: expected pixels 160..7680, got "wide"',
+    ]
+
+
+def test_too_few_seats_and_no_seats(tmp_path):
+    path = write(tmp_path, '[[seats]]\ndraw_pin = 4\npass_pin = 5\n')
+    assert f"{path}: seats: expected 2..14 seats, got 1" in problems(path)
+    path = write(tmp_path, 'hand_mode = "open"\n')
+    assert problems(path) == [
+        f"{path}: seats: missing (expected an array of tables ([[seats]]), one per seat)"]
+
+
+def test_broken_toml_and_missing_file(tmp_path):
+    path = write(tmp_path, "[[seats]\nname = 'Ana'\n")
+    [problem] = problems(path)
+    assert problem.startswith(f"{path}: not valid TOML: ")
+    assert problems(tmp_path / "nope.toml") == [f"{tmp_path / 'nope.toml'}: no such file"]
+
+
+def test_check_config_prints_every_problem_and_exits_2(tmp_path, capsys):
+    path = write(tmp_path, SEATS.replace("draw_pin = 4", "draw_pin = 99").replace(
+        "draw_pin = 17", "draw_pin = 0"))
+    assert main(["check-config", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"{path}: seats[0].draw_pin: expected a BCM pin 2..27, got 99",
+        f"{path}: seats[3].draw_pin: expected a BCM pin 2..27, got 0",
+    ]
