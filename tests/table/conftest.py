@@ -1,0 +1,128 @@
+"""A table controller on a real journal, fed with hardware events directly."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+
+from firmware_py.config import Config, ReaderConfig, SeatConfig, example_config, load_config
+from firmware_py.journal import Journal
+from firmware_py.table import Table
+from hardware.events import (
+    Button,
+    ButtonHeld,
+    ButtonPressed,
+    ButtonReleased,
+    ReaderOnline,
+    TagPlaced,
+    TagRemoved,
+)
+
+NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
+
+
+class Binding(NamedTuple):
+    kind: str
+    value: str
+
+
+def lookup(uid: str) -> Binding | None:
+    """UIDs of the test set: "T12-5" a tile, "M0" / "Mmexican" a marker, "Cundo" a card."""
+    if uid.startswith("T") and "-" in uid:
+        return Binding("tile", uid[1:])
+    if uid.startswith("M"):
+        return Binding("marker", uid[1:])
+    if uid.startswith("C"):
+        return Binding("card", uid[1:])
+    return None
+
+
+def make_config(
+    tmp_path: Path, *, seats: int = 4, rules: Any = "tournament", hand_mode: str = "open"
+) -> Config:
+    pads = [str(s) for s in range(seats)] + ["mexican"]
+    return dataclasses.replace(
+        load_config(example_config("sim")),
+        seats=tuple(SeatConfig(s, NAMES[s], 0, 0) for s in range(seats)),
+        readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
+        rules=rules,
+        presets=("classic", "tournament", "family", "simple", "hub"),
+        hand_mode=hand_mode,
+        database=tmp_path / "table.db",
+        socket=tmp_path / "view.sock",
+    )
+
+
+class Rig:
+    """One table, its journal, and the hands of players pressing and tapping."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.journal = Journal(config.database)
+        self.table = Table(config, self.journal, lookup)
+        self.changes = 0
+
+    def restart(self) -> Rig:
+        """A new controller on the same journal, as after a power cut."""
+        self.journal.close()
+        return Rig(self.config)
+
+    def send(self, event: Any) -> bool:
+        changed = self.table.handle(event)
+        self.changes += changed
+        return changed
+
+    def press(self, seat: int, button: Button = Button.DRAW) -> dict[str, Any]:
+        self.send(ButtonPressed(seat, button))
+        self.send(ButtonReleased(seat, button))
+        return self.table.view()
+
+    def hold(self, seat: int, button: Button = Button.DRAW) -> dict[str, Any]:
+        self.send(ButtonPressed(seat, button))
+        self.send(ButtonHeld(seat, button))
+        self.send(ButtonReleased(seat, button))
+        return self.table.view()
+
+    def tap(self, pad: str | int, tile: str) -> dict[str, Any]:
+        uid = tile if tile[0] in "TMC" else f"T{tile}"
+        self.send(TagPlaced(str(pad), uid))
+        self.send(TagRemoved(str(pad), uid))
+        return self.table.view()
+
+    def card(self, name: str) -> dict[str, Any]:
+        return self.tap("mexican", f"C{name}")
+
+    def readers_online(self) -> None:
+        for reader in self.config.readers:
+            self.send(ReaderOnline(reader.pad))
+
+    def start(self, *seats: int) -> dict[str, Any]:
+        for seat in seats:
+            self.press(seat)
+        return self.hold(seats[0])
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.table.view()
+
+    def entries(self) -> list[dict[str, Any]]:
+        opened = self.journal.open_game()
+        assert opened is not None
+        return opened[2]
+
+
+@pytest.fixture
+def rig_factory(tmp_path: Path):
+    rigs: list[Rig] = []
+
+    def make(**kwargs: Any) -> Rig:
+        rig = Rig(make_config(tmp_path, **kwargs))
+        rigs.append(rig)
+        return rig
+
+    yield make
+    for rig in rigs:
+        rig.journal.close()

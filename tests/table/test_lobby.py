@@ -1,0 +1,86 @@
+"""Joining, starting, presets and cards before and between games."""
+
+from __future__ import annotations
+
+import json
+
+from hardware.events import Button, TagPlaced
+
+
+def test_draw_joins_and_a_second_draw_leaves(rig_factory):
+    rig = rig_factory()
+    assert rig.view["phase"] == "lobby"
+    assert [s["joined"] for s in rig.press(1)["seats"]] == [False, True, False, False]
+    rig.press(3)
+    assert [s["joined"] for s in rig.press(1)["seats"]] == [False, False, False, True]
+
+
+def test_holding_draw_starts_with_the_joined_seats_and_the_first_to_join_leads(rig_factory):
+    rig = rig_factory(rules="tournament")
+    view = rig.start(2, 0, 3)
+    assert view["phase"] == "play"
+    assert [s["seat"] for s in view["seats"]] == [0, 2, 3]
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Cy", "Di"]
+    assert view["turn"] == 2  # tournament: the table chooses who leads
+    assert [t["id"] for t in view["trains"]] == ["0", "2", "3", "mexican"]
+    assert view["engine"] == "9-9"  # three players: a double-9 set
+    assert "Put the 9-9 in the hub" in view["prompt"]
+    meta = rig.journal.open_game()[1]
+    assert meta["players"] == ["Ana", "Cy", "Di"]
+
+
+def test_start_needs_a_joined_seat_and_two_players(rig_factory):
+    rig = rig_factory()
+    rig.press(0)
+    view = rig.hold(1)
+    assert view["phase"] == "lobby"
+    assert "join first" in view["rejection"]["text"]
+    view = rig.hold(0)
+    assert view["phase"] == "lobby"
+    assert "two seats" in view["rejection"]["text"]
+    assert rig.journal.open_game() is None
+
+
+def test_an_unsupported_player_count_is_refused_with_the_engine_sentence(rig_factory):
+    rig = rig_factory(rules="simple")  # simple deals for 4 to 10 players
+    view = rig.start(0, 1)
+    assert view["phase"] == "lobby"
+    assert "2 players" in view["rejection"]["text"]
+
+
+def test_new_game_card_starts_and_next_preset_card_cycles(rig_factory):
+    rig = rig_factory(rules="classic")
+    assert rig.card("next_preset")["preset"] == "tournament"
+    assert rig.card("next_preset")["preset"] == "family"
+    rig.press(0)
+    rig.press(1)
+    view = rig.card("new_game")
+    assert view["phase"] != "lobby"
+    assert view["preset"] == "family"
+    view = rig.card("next_preset")
+    assert view["preset"] == "family"
+    assert "between games" in view["rejection"]["text"]
+
+
+def test_new_game_card_during_a_game_asks_again_then_abandons(rig_factory):
+    rig = rig_factory()
+    rig.start(0, 1)
+    assert "again" in rig.card("new_game")["rejection"]["text"]
+    view = rig.card("new_game")
+    assert view["phase"] == "lobby"
+    assert rig.journal.open_game() is None
+    assert [s["joined"] for s in view["seats"]] == [True, True, False, False]
+
+
+def test_strangers_are_answered_never_a_crash(rig_factory):
+    rig = rig_factory()
+    rig.send(TagPlaced("2", "DEADBEEF"))
+    assert "Unknown tag DEADBEEF" in rig.view["rejection"]["text"]
+    view = rig.press(9)
+    assert "Seat 9" in view["rejection"]["text"]
+    view = rig.press(1, Button.PASS)
+    assert "Press DRAW" in view["rejection"]["text"]
+    rig.start(0, 1)
+    view = rig.press(3)
+    assert "Di is not in this game" in view["rejection"]["text"]
+    json.dumps(view)
