@@ -266,14 +266,14 @@ class Service:
         self.journal.close()
 
     def _attach_hardware(self) -> None:
-        from hardware.buttons import SeatButtons
+        from hardware.buttons import SeatButtons, make_pin_factory
         from hardware.rfid import open_reader
 
         config = self.config
         self._adapters.append(SeatButtons(
-            config.seats, self.events, pin_factory=config.pin_factory,
-            bounce_ms=config.bounce_ms, draw_hold_s=config.draw_hold_s,
-            pass_hold_s=config.pass_hold_s))
+            {s.seat: (s.draw_pin, s.pass_pin) for s in config.seats}, self.events,
+            pin_factory=make_pin_factory(config.pin_factory), bounce_ms=config.bounce_ms,
+            draw_hold_s=config.draw_hold_s, pass_hold_s=config.pass_hold_s))
         for reader in config.readers:
             self._adapters.append(open_reader(reader.pad, reader.url, reader.protocol,
                                               self.events, removal_ms=reader.removal_ms))
