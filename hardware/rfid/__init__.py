@@ -1,0 +1,52 @@
+"""Serial RFID readers: one thread per pad turning a reader's bytes into tag events.
+
+`open_reader` starts a reader; the protocols are RDM6300 (125 kHz, 9600 baud), PN532
+over HSU (13.56 MHz, up to two tags per pad) and line readers (a hex UID per line).
+"""
+
+from __future__ import annotations
+
+from hardware import HardwareError
+from hardware.rfid.lines import Lines
+from hardware.rfid.pn532 import Pn532
+from hardware.rfid.protocol import Driver
+from hardware.rfid.rdm6300 import Rdm6300
+from hardware.rfid.reader import Reader
+from hardware.sink import EventQueue
+
+PROTOCOLS = ("rdm6300", "pn532", "lines")
+
+
+class UnknownProtocol(HardwareError):
+    """A reader protocol this package does not speak."""
+
+
+def make_driver(protocol: str, removal_s: float) -> Driver:
+    if protocol == "rdm6300":
+        return Rdm6300()
+    if protocol == "lines":
+        return Lines()
+    if protocol == "pn532":
+        # Poll a few times within the removal time so one missed read removes nothing.
+        return Pn532(poll_interval=min(0.05, removal_s / 4))
+    raise UnknownProtocol(
+        f"unknown reader protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
+
+
+def open_reader(pad: str, url: str, protocol: str, queue: EventQueue, *,
+                removal_ms: int = 300) -> Reader:
+    """Start reading the pad `pad` on the serial port `url` (a device, a pty, `socket://`).
+
+    Events go to `queue`: `ReaderOnline`/`ReaderOffline` as the port comes and goes,
+    `TagPlaced` once per tag that comes, `TagRemoved` after `removal_ms` of silence
+    (or when a line reader says `-UID`). Call `close()` to stop it.
+    """
+    if removal_ms <= 0:
+        raise ValueError("removal_ms must be positive")
+    removal_s = removal_ms / 1000
+    reader = Reader(pad, url, make_driver(protocol, removal_s), queue, removal_s=removal_s)
+    reader.start()
+    return reader
+
+
+__all__ = ["PROTOCOLS", "Reader", "UnknownProtocol", "open_reader"]

@@ -1,0 +1,92 @@
+"""What a reader's protocol gives the reader loop, and what every protocol provides.
+
+A protocol object holds one connection's conversation with a reader and does no I/O:
+the loop hands it the bytes it read and writes the bytes it asks for, so every
+protocol is tested by feeding it bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from hardware import HardwareError
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A tag read in a valid frame; it counts as placed while it keeps being seen."""
+
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class Arrived:
+    """A reader that says itself when a tag comes (`+UID`): placed until it says it left."""
+
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """A reader that says itself when a tag goes (`-UID`)."""
+
+    uid: str
+
+
+Reading = Seen | Arrived | Left
+
+
+class ReaderSilent(HardwareError):
+    """A reader that should answer stopped answering (unpowered, wrong port or speed)."""
+
+
+class Driver(Protocol):
+    baudrate: int
+    # True when the reader has to be asked (polled) even while nothing lies on the pad.
+    polls: bool
+    # The reader answered its set-up: it is online.
+    ready: bool
+
+    @property
+    def bad_frames(self) -> int:
+        """Frames dropped for a wrong checksum or shape, over every connection."""
+        ...
+
+    def start(self, now: float) -> bytes:
+        """Begin a conversation on a freshly opened port; returns the bytes to send."""
+        ...
+
+    def receive(self, data: bytes, now: float) -> list[Reading]:
+        """Bytes read from the port; returns the tags they report."""
+        ...
+
+    def tick(self, now: float) -> bytes:
+        """Bytes to send now (a poll, a retry); raises `ReaderSilent` when it gave up."""
+        ...
+
+
+class Listener:
+    """Base of the readers that only talk: nothing to set up, nothing to ask."""
+
+    polls = False
+    ready = True
+
+    def __init__(self) -> None:
+        self.bad_frames = 0
+
+    def start(self, now: float) -> bytes:
+        return b""
+
+    def tick(self, now: float) -> bytes:
+        return b""
+
+
+def normalise_uid(text: str) -> str | None:
+    """`04:a2:2b` or `04A22B` -> `04A22B`; None unless it is whole bytes of hex (2..10)."""
+    digits = "".join(text.split()).replace(":", "").upper()
+    if not 4 <= len(digits) <= 20 or len(digits) % 2:
+        return None
+    if any(c not in "0123456789ABCDEF" for c in digits):
+        return None
+    return digits
