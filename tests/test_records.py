@@ -6,8 +6,8 @@ says which seed lines each record follows). The comparison is field by field:
 
 - exit status 0 when `error` is null, 1 when a move is rejected;
 - `error.move` and `error.round` exactly, `error.reason` only as a non-empty sentence;
-- `hands` per seat as a multiset (DESIGN.md fixes how a tile is written in a hand, high
-  first, but not the order of a hand's tiles);
+- `hands` per seat as a multiset of tiles (DESIGN.md fixes how a tile is written in a
+  hand, high first, but not the order of a hand's tiles), or a count for open hands;
 - everything else exactly, and no field beyond DESIGN.md's.
 
 `tests/records/bad/` holds files that are not valid records: exit status 2 and one line
@@ -73,7 +73,9 @@ def _state_differences(expected: dict[str, Any], got: dict[str, Any]) -> list[st
         lines.append(f"output.hands: expected seats {sorted(expected['hands'])}, got {hands!r}")
     else:
         for seat, tiles in expected["hands"].items():
-            if sorted(tiles) != sorted(hands[seat]):
+            if isinstance(tiles, int):  # open hands: a count
+                lines += _differences(tiles, hands[seat], f"output.hands.{seat}")
+            elif not isinstance(hands[seat], list) or sorted(tiles) != sorted(hands[seat]):
                 lines.append(f"output.hands.{seat}: expected {tiles} in any order, "
                              f"got {hands[seat]}")
     error = got.get("error", "missing")
