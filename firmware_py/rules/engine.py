@@ -14,12 +14,9 @@ from firmware_py.rules.actions import (
 )
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
-from firmware_py.rules.state import Pending, State, clone
+from firmware_py.rules.state import Pending, State, Target, clone
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Path, Train
-
-# (train index, branch number or None, open end, path of that end)
-Target = tuple[int, int | None, int, Path]
 
 # Bitmask of the tiles carrying each number, for the dead-double test.
 _SUIT_MASK = [sum(1 << t.index for t in set_tiles(18) if t.matches(v)) for v in range(19)]
@@ -87,6 +84,8 @@ def _reset_turn(s: State) -> None:
     s._drawn = None
     s._line = None
     s._legal = None
+    s._tg = None
+    s._plays = None
 
 
 # ---- names for messages ----------------------------------------------------------------
@@ -150,28 +149,41 @@ def _train_first_turn(s: State, seat: int) -> bool:
     return not s._first[seat] and s.options.first_turn == "train"
 
 
-def _targets(s: State) -> tuple[list[Target], str]:
-    """Where the seat to act may lay a tile now, and why only there.
+def _targets(s: State) -> tuple[list[Target], str, list[Target]]:
+    tg = s._tg
+    if tg is None:
+        tg = s._tg = _find_targets(s)
+    return tg
 
-    The reason is "double" (a carried double must be satisfied), "follow" (its own
-    double, under on_double), "line" (first-turn train under way), "first" (first
-    turn, own train only) or "free".
+
+def _find_targets(s: State) -> tuple[list[Target], str, list[Target]]:
+    """Where the seat to act may lay a tile now, why only there, and where a double may go.
+
+    The reason is "double" (a carried double must be satisfied), "follow" (under
+    on_double, a plain tile must satisfy the seat's own doubles of this turn, while
+    another double may still go anywhere), "line" (a first-turn train under way),
+    "first" (first turn, own train only) or "free".
     """
-    seat = s.turn
-    assert seat is not None
-    o = s.options
     if s._pending:
         carried = _carried(s)
         if carried is not None:
-            return _double_ends(s, carried), "double"
-        if s._owe and o.double_follow == "on_double":
-            last = s._pending[-1]
-            if last.turn_no == s._turn_no:
-                return _double_ends(s, last), "follow"
+            ends = _double_ends(s, carried)
+            return ends, "double", ends
+        if s._owe and s.options.double_follow == "on_double":
+            own = [p for p in s._pending if p.turn_no == s._turn_no]
+            if own:
+                return _double_ends(s, _first_own(s)), "follow", _free_targets(s)[0]
+    out, why = _free_targets(s)
+    return out, why, out
+
+
+def _free_targets(s: State) -> tuple[list[Target], str]:
+    seat = s.turn
+    assert seat is not None
     if not s._first[seat]:
         if s._line is not None:
             return _ends(s, s._line), "line"
-        if not o.first_turn_elsewhere:
+        if not s.options.first_turn_elsewhere:
             return _ends(s, seat), "first"
     trains = s._trains
     out = _ends(s, seat)
@@ -200,20 +212,63 @@ def _candidates(s: State, seat: int) -> tuple[Tile, ...]:
 
 def plays_now(s: State) -> list[Play]:
     """Every tile the seat to act may lay now (tiles it may hold, with open hands)."""
+    plays = s._plays
+    if plays is None:
+        plays = s._plays = _find_plays(s)
+    return plays
+
+
+# Plays are interned per (seat, train): a legal view is mostly plays already seen.
+_PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
+_TILE_COUNT = len(set_tiles(18))
+
+
+def _play_row(seat: int, train: TrainId) -> list[Play | None]:
+    row = _PLAY_ROWS.get((seat, train))
+    if row is None:
+        row = _PLAY_ROWS[seat, train] = [None] * _TILE_COUNT
+    return row
+
+
+def _find_plays(s: State) -> list[Play]:
     seat = s.turn
     assert seat is not None
-    targets, _ = _targets(s)
+    targets, _, double_targets = _targets(s)
     limit = s.options.doubles_per_turn
     no_doubles = limit is not None and s._doubles >= limit
+    mexican = s.players
+    by_end: dict[int, list[tuple[TrainId, int | None]]] = {}
+    for index, branch, end, _ in targets:
+        by_end.setdefault(end, []).append((MEXICAN if index == mexican else index, branch))
+    doubles_by_end = by_end
+    if double_targets is not targets:
+        doubles_by_end = {}
+        for index, branch, end, _ in double_targets:
+            doubles_by_end.setdefault(end, []).append(
+                (MEXICAN if index == mexican else index, branch)
+            )
     out: list[Play] = []
+    get = by_end.get
     for tile in _candidates(s, seat):
-        if no_doubles and tile.is_double:
-            continue
-        hi = tile.high
-        lo = tile.low
-        for index, branch, end, _ in targets:
-            if end in (hi, lo):
-                out.append(Play(seat, tile, MEXICAN if index == s.players else index, branch))
+        if tile.is_double:
+            if no_doubles:
+                continue
+            ends = doubles_by_end.get(tile.high)
+        else:
+            ends = get(tile.high)
+            low = get(tile.low)
+            if low:
+                ends = ends + low if ends else low
+        if ends:
+            for train, branch in ends:
+                if branch is None:
+                    row = _play_row(seat, train)
+                    play = row[tile.index]
+                    if play is None:
+                        play = row[tile.index] = Play(seat, tile, train)
+                    out.append(play)
+                else:
+                    out.append(Play(seat, tile, train, branch))
     return out
 
 
@@ -312,7 +367,9 @@ def _play(s: State, a: Play) -> State:
     if tile.is_double and limit is not None and s._doubles >= limit:
         raise IllegalMove(f"At most {limit} double(s) may be laid in one turn.")
     index = _train_index(s, a.train)
-    targets, why = _targets(s)
+    targets, why, double_targets = _targets(s)
+    if tile.is_double:
+        targets = double_targets
     for target in targets:
         if target[0] == index and target[1] == a.branch:
             break
@@ -343,12 +400,17 @@ def _check_may_hold(s: State, seat: int, tile: Tile) -> None:
         raise IllegalMove(f"Seat {seat} has no tiles left.")
 
 
+def _first_own(s: State) -> Pending:
+    own = [p for p in s._pending if p.turn_no == s._turn_no]
+    return own[-1] if s.options.doubles_order == "reverse" else own[0]
+
+
 def _refuse_target(
     s: State, index: int, branch: int | None, targets: list[Target], why: str
 ) -> str:
     seat = s.turn
     if why in ("double", "follow"):
-        p = _carried(s) if why == "double" else s._pending[-1]
+        p = _carried(s) if why == "double" else _first_own(s)
         assert p is not None
         where = "" if p.train == seat else f" on {_train_name(s, p.train)}"
         return f"Seat {seat} must satisfy the {p.tile}{where} first."

@@ -5,13 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from firmware_py.rules.actions import MEXICAN, Action, TrainId
+from firmware_py.rules.actions import MEXICAN, Action, Play, TrainId
 from firmware_py.rules.options import Options
 from firmware_py.rules.tiles import Tile
 from firmware_py.rules.trains import Path, Train
 
 if TYPE_CHECKING:
     from firmware_py.rules.legal import LegalActions
+
+
+# (train index, branch number or None, open end, path of that end)
+Target = tuple[int, int | None, int, Path]
 
 
 class Pending(NamedTuple):
@@ -43,10 +47,12 @@ class State:
         "_owe",
         "_passes",
         "_pending",
+        "_plays",
         "_revealed",
         "_set_size",
         "_starter0",
         "_table",
+        "_tg",
         "_trains",
         "_turn_no",
         "awaiting_reveal",
@@ -100,7 +106,10 @@ class State:
     _draws: int  # draws since the last tile laid this turn
     _drawn: Tile | None  # the tile just drawn, when known
     _line: int | None  # first-turn train: the train being built
+    # Worked out on first use, shared by the legal view and `apply`.
     _legal: LegalActions | None
+    _tg: tuple[list[Target], str, list[Target]] | None
+    _plays: list[Play] | None
 
     # ---- the public, read-only view -------------------------------------------------
 
@@ -172,12 +181,46 @@ class State:
 
 
 def clone(s: State) -> State:
-    """A shallow copy to derive the next state from; only the engine calls it."""
-    n = State.__new__(State)
-    for name in _SLOTS:
-        object.__setattr__(n, name, object.__getattribute__(s, name))
+    """A copy to derive the next state from; only the engine calls it (and then mutates it)."""
+    n = _new(State)
+    n._bcount = s._bcount
+    n._boneyard = s._boneyard
+    n._counts = s._counts
+    n._doubles = s._doubles
+    n._drawn = s._drawn
+    n._draws = s._draws
+    n._first = s._first
+    n._hands = s._hands
+    n._laid = s._laid
+    n._line = s._line
+    n._named = s._named
+    n._out = s._out
+    n._owe = s._owe
+    n._passes = s._passes
+    n._pending = s._pending
+    n._revealed = s._revealed
+    n._set_size = s._set_size
+    n._starter0 = s._starter0
+    n._table = s._table
+    n._trains = s._trains
+    n._turn_no = s._turn_no
+    n.awaiting_reveal = s.awaiting_reveal
+    n.blocked = s.blocked
+    n.engine = s.engine
+    n.engine_laid = s.engine_laid
+    n.options = s.options
+    n.phase = s.phase
+    n.players = s.players
+    n.ranking = s.ranking
+    n.round = s.round
+    n.scores = s.scores
+    n.totals = s.totals
+    n.turn = s.turn
+    n.went_out = s.went_out
     n._legal = None
+    n._tg = None
+    n._plays = None
     return n
 
 
-_SLOTS = tuple(name for name in State.__slots__ if name != "_legal")
+_new = object.__new__
