@@ -997,8 +997,7 @@ class Table:
         if state.turn is None:
             return None
         name = names[state.turn]
-        actions = m.actions()[-1:]
-        last = actions[0] if actions else None
+        last = m.steps.action if m.steps is not None else None
         fresh = ""
         if isinstance(last, StartRound):
             if not game.tracked:

@@ -1,0 +1,449 @@
+"""`roundhouse sim`: the whole table on simulated hardware, with bots at every seat.
+
+The real service runs on `hardware.sim.SimulatedTable`: mock seat buttons and fake RFID
+readers writing real frames. Bots sit at every seat and act only as players would:
+pressing DRAW and PASS, tapping tiles on the pads, putting their markers out. They know
+their own hands because the simulator deals the physical tiles; the table learns only
+what it senses. The table and wall screens follow the view socket as windows, or, with
+no screen, headless into folders of PNG frames.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from firmware_py import RoundhouseError
+from firmware_py.rules import (
+    MEXICAN,
+    PRESETS,
+    Draw,
+    Pass,
+    Play,
+    StartRound,
+    State,
+    Tile,
+    apply,
+    deal,
+    new_game,
+)
+from hardware.events import Button
+
+if TYPE_CHECKING:
+    from firmware_py.bots import Bot
+    from firmware_py.config import Config
+    from firmware_py.table import Game, Moment, Table
+    from hardware.sim import SimulatedTable
+
+NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu", "Mo", "Ned")
+ANSWER_TIMEOUT_S = 10.0
+POLL_S = 0.001
+
+
+class Hardware(Protocol):
+    """What players do at the table (`hardware.sim.SimulatedTable` does it for real)."""
+
+    def press(self, seat: int, button: Button) -> None: ...
+    def hold(self, seat: int, button: Button) -> None: ...
+    def tap(self, pad: str, tag: str) -> None: ...
+    def place(self, pad: str, tag: str) -> None: ...
+    def lift(self, pad: str, tag: str) -> None: ...
+
+
+class SimError(RoundhouseError):
+    """The simulated game cannot go on (the table refused a bot or stopped answering)."""
+
+
+def configure_sim(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seats", type=int, default=4, help="players at the table (2-14)")
+    parser.add_argument("--rules", default=None, help="a preset: " + ", ".join(PRESETS))
+    parser.add_argument("--hand-mode", choices=("open", "tracked"), default="open")
+    parser.add_argument("--rounds", type=int, default=None, help="rounds per game")
+    parser.add_argument("--games", type=int, default=1, help="games to play (0: no end)")
+    parser.add_argument(
+        "--speed", type=float, default=2.0, help="bot moves per second (0: as fast as possible)"
+    )
+    parser.add_argument("--bots", default="greedy", help="random or greedy, or one per seat: a,b,c")
+    parser.add_argument("--seed", type=int, default=None, help="shuffle seed")
+    parser.add_argument("--db", type=Path, default=None, help="journal database (default: new)")
+    parser.add_argument("--frames", type=Path, default=None, help="headless: PNG folder")
+    parser.add_argument("--headless", action="store_true", help="no windows even with a screen")
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    from firmware_py.config import ConfigError
+
+    try:
+        config, workdir = sim_config(args)
+        bots = _bots(args.bots, args.seats)
+    except (ConfigError, SimError) as err:
+        print(f"roundhouse sim: {err}", file=sys.stderr)
+        return 2
+    headless = args.headless or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    frames = None
+    if headless:
+        frames = (args.frames or workdir / "frames").resolve()
+        reason = "as asked" if args.headless else "no screen ($DISPLAY and $WAYLAND_DISPLAY unset)"
+        print(f"Running headless ({reason}): PNG frames go to {frames}/table and {frames}/wall")
+    print(f"Journal: {config.database}")
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    try:
+        results = simulate(
+            config,
+            bots,
+            seed=seed,
+            pace=1.0 / args.speed if args.speed > 0 else 0.0,
+            games=args.games,
+            frames=frames,
+            screens=True,
+            say=print,
+        )
+    except SimError as err:
+        print(f"roundhouse sim: {err}", file=sys.stderr)
+        return 1
+    for number, result in enumerate(results, 1):
+        print(f"Game {number}: {result}")
+    return 0
+
+
+def sim_config(args: argparse.Namespace) -> tuple[Config, Path]:
+    """The shipped simulated table's configuration with the command's choices."""
+    from firmware_py.config import (
+        ConfigError,
+        ReaderConfig,
+        SeatConfig,
+        example_config,
+        load_config,
+    )
+
+    if not 2 <= args.seats <= len(NAMES):
+        raise SimError(f"--seats takes 2 to {len(NAMES)}, got {args.seats}")
+    base = load_config(example_config("sim"))
+    rules: str | dict[str, object] = args.rules or base.rules
+    if args.rounds is not None:
+        preset = rules if isinstance(rules, str) else str(rules["preset"])
+        extra = {} if isinstance(rules, str) else dict(rules)
+        rules = extra | {"preset": preset, "rounds": args.rounds}
+    from firmware_py.rules import Options, RulesError
+
+    try:
+        Options.from_json(rules).deal_for(args.seats)
+    except RulesError as err:
+        raise ConfigError([f"--rules/--rounds/--seats: {err}"]) from err
+    workdir = Path(tempfile.mkdtemp(prefix="roundhouse-sim-"))
+    seats = tuple(SeatConfig(i, NAMES[i], 100 + 2 * i, 101 + 2 * i) for i in range(args.seats))
+    pads = [str(i) for i in range(args.seats)] + [MEXICAN]
+    readers = tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads)
+    config = dataclasses.replace(
+        base,
+        seats=seats,
+        readers=readers,
+        rules=rules,
+        hand_mode=args.hand_mode,
+        database=(args.db or workdir / "sim.db").expanduser().resolve(),
+        socket=workdir / "view.sock",
+        watchdog=False,
+    )
+    return config, workdir
+
+
+def _bots(spec: str, seats: int) -> list[Bot]:
+    from firmware_py.bots import make_bot
+
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise SimError("--bots needs at least one bot name")
+    try:
+        return [make_bot(names[i % len(names)]) for i in range(seats)]
+    except (KeyError, ValueError, RoundhouseError) as err:
+        raise SimError(f"--bots: {err}") from err
+
+
+def simulate(
+    config: Config,
+    bots: Sequence[Bot],
+    *,
+    seed: int,
+    pace: float = 0.0,
+    games: int = 1,
+    frames: Path | None = None,
+    screens: bool = False,
+    say: Callable[[str], None] = lambda _: None,
+) -> list[str]:
+    """Run the service on a simulated table until `games` games are over (0: forever);
+    returns one line per finished game."""
+    from firmware_py.daemon import Service
+    from hardware.sim import SimulatedTable
+
+    service = Service(config, attach_hardware=False)
+    service.start()
+    hardware: SimulatedTable | None = None
+    children: list[subprocess.Popen[bytes]] = []
+    try:
+        pads = [r.pad for r in config.readers]
+        hardware = SimulatedTable(
+            len(config.seats), pads, service.events, registry=service.registry
+        )
+        hardware.enroll_set()
+        if screens:
+            children = _start_screens(config.socket, frames)
+        driver = Driver(service.table, hardware, bots, random.Random(seed), pace=pace, say=say)
+        return driver.play(games, stopped=service.finished.is_set)
+    finally:
+        for child in children:
+            child.terminate()
+        for child in children:
+            try:
+                child.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                child.kill()
+        if hardware is not None:
+            hardware.close()
+        service.stop()
+
+
+def _start_screens(socket: Path, frames: Path | None) -> list[subprocess.Popen[bytes]]:
+    children = []
+    env = dict(os.environ)
+    for view in ("table", "wall"):
+        command = [sys.executable, "-m", "firmware_py.cli", "display", "--view", view]
+        command += ["--socket", str(socket)]
+        if frames is not None:
+            (frames / view).mkdir(parents=True, exist_ok=True)
+            command += ["--frames", str(frames / view)]
+            env["SDL_VIDEODRIVER"] = "dummy"
+        children.append(subprocess.Popen(command, env=env))
+    return children
+
+
+class Driver:
+    """Plays whole games at a table: what the bots decide becomes presses and taps on
+    `hardware` (a `SimulatedTable`, or anything with its `press`, `hold`, `tap`,
+    `place` and `lift`), and each one waits until the table has taken it."""
+
+    def __init__(
+        self,
+        table: Table,
+        hardware: Hardware,
+        bots: Sequence[Bot],
+        rng: random.Random,
+        *,
+        pace: float = 0.0,
+        say: Callable[[str], None] = lambda _: None,
+    ) -> None:
+        self.table = table
+        self.hardware = hardware
+        self.bots = bots
+        self.rng = rng
+        self.pace = pace
+        self.say = say
+        # The tiles as they really lie: every hand known. With tracked hands the table
+        # knows them too; with open hands only this game does.
+        self.shadow: State | None = None
+        self.deal: StartRound | None = None  # tracked hands: the deal being tapped
+        self.boneyard: list[Tile] = []  # face down, in the order they will be drawn
+        self.markers_out: set[int] = set()
+
+    # --- the game loop ---------------------------------------------------------------
+
+    def play(self, games: int, *, stopped: Callable[[], bool] = lambda: False) -> list[str]:
+        """Play until `games` games are over (0: until `stopped`); one line per game."""
+        results: list[str] = []
+        while not stopped():
+            game, m = self.table.game, self.table.moment
+            if game is None or m is None:
+                self._lobby()
+            elif m.stage == "over":
+                results.append(self._result(game, m))
+                self.say(f"Game over: {results[-1]}")
+                if games and len(results) >= games:
+                    break
+                self.shadow = None
+                self._input(self.hardware.hold, game.seats[0], Button.DRAW)
+            else:
+                self._step(game, m)
+        return results
+
+    def _lobby(self) -> None:
+        joined = self.table.joined
+        for seat in self.table.seat_numbers:
+            if seat not in joined:
+                self._input(self.hardware.press, seat, Button.DRAW, pause=False)
+                return
+        self._input(self.hardware.hold, joined[0], Button.DRAW)
+
+    def _step(self, game: Game, m: Moment) -> None:
+        seats = game.seats
+        if m.stage == "lead":
+            leader = self.rng.choice(seats)
+            self._input(self.hardware.press, leader, Button.DRAW)
+        elif m.stage == "deal":
+            self._deal(game, m)
+        elif m.stage == "hunt":
+            self._hunt(game, m)
+        elif m.stage == "reveal":
+            self._reveal(game, m)
+        elif m.stage == "summary":
+            self._check_scores(game, m)
+            self.say(f"Round {m.state.round}: {list(m.state.scores[-1])}")
+            self._input(self.hardware.hold, seats[0], Button.DRAW)
+        else:
+            self._move(game, m)
+
+    @staticmethod
+    def _result(game: Game, m: Moment) -> str:
+        state = m.state
+        ranking = state.ranking or ()
+        totals = ", ".join(f"{game.names[e]} {state.totals[e]}" for e in ranking)
+        return f"{game.names[ranking[0]] if ranking else 'nobody'} wins ({totals})"
+
+    # --- dealing ---------------------------------------------------------------------
+
+    def _shuffle(self, before: State) -> StartRound:
+        start = deal(before, self.rng.randrange(2**32))
+        self.boneyard = list(start.boneyard or ())
+        self.markers_out.clear()
+        return start
+
+    def _deal(self, game: Game, m: Moment) -> None:
+        """Tracked hands: every seat taps the tiles dealt to it on its own pad."""
+        if self.deal is None or not any(m.dealt):
+            self.deal = self._shuffle(m.state)
+        for e, hand in enumerate(self.deal.hands or ()):
+            assert isinstance(hand, tuple)
+            missing = [t for t in hand if t not in m.dealt[e]]
+            if missing:
+                pad, tile = str(game.seats[e]), str(missing[0])
+                self._input(self.hardware.tap, pad, tile, pause=False)
+                return
+
+    def _open_shadow(self, game: Game, m: Moment) -> State:
+        """Open hands: deal the real tiles when the table starts a round."""
+        upcoming = m.state.round + (m.stage in ("lead", "hunt"))
+        if self.shadow is None or self.shadow.round < upcoming:
+            before = self.shadow or new_game(game.options, game.players)
+            if before.round and before.phase != "round_over":
+                raise SimError("the table started a round the tiles had not finished")
+            start = self._shuffle(before)
+            self.shadow = apply(before, start._replace(starter=m.starter))
+        return self.shadow
+
+    def _hunt(self, game: Game, m: Moment) -> None:
+        """Open hands under `engine: holder`: its holder taps the engine, or seats draw
+        in turn until one draws it."""
+        shadow = self._open_shadow(game, m)
+        if shadow.engine_laid:
+            pad, engine = str(game.seats[shadow.turn or 0]), str(shadow.engine)
+            self._input(self.hardware.tap, pad, engine)
+            return
+        hunter = m.hunter or 0
+        self._input(self.hardware.press, game.seats[hunter], Button.DRAW)
+        self.shadow = apply(shadow, Draw(hunter, self.boneyard.pop(0)))
+
+    def _reveal(self, game: Game, m: Moment) -> None:
+        """Open hands, round over: each seat taps its leftover tiles, then PASS."""
+        assert self.shadow is not None
+        e = m.state.awaiting_reveal[0]
+        seat = game.seats[e]
+        hand = self.shadow.hands[e] or ()
+        shown = m.shown[e] if m.shown else ()
+        missing = [t for t in hand if t not in shown]
+        if missing:
+            pad, tile = str(seat), str(missing[0])
+            self._input(self.hardware.tap, pad, tile, pause=False)
+        else:
+            self._input(self.hardware.press, seat, Button.PASS)
+
+    def _check_scores(self, game: Game, m: Moment) -> None:
+        if game.tracked or self.shadow is None:
+            return
+        if self.shadow.scores != m.state.scores:
+            raise SimError(
+                f"the table scored round {m.state.round} {list(m.state.scores[-1])}, "
+                f"the tiles left say {list(self.shadow.scores[-1])}"
+            )
+
+    # --- playing ---------------------------------------------------------------------
+
+    def _move(self, game: Game, m: Moment) -> None:
+        shadow = m.state if game.tracked else self._open_shadow(game, m)
+        turn = m.state.turn
+        if turn is None or shadow.turn != turn:
+            raise SimError(f"the table says it is seat {turn}'s turn, the tiles say {shadow.turn}")
+        seat = game.seats[turn]
+        if m.drawing is not None:
+            tile = str(self.boneyard.pop(0))
+            self._input(self.hardware.tap, str(seat), tile, pause=False)
+            return
+        action = self.bots[turn].choose(shadow, self.rng)
+        if isinstance(action, Play):
+            pad = MEXICAN if action.train == MEXICAN else str(game.seats[int(action.train)])
+            tile = str(action.tile)
+            self._input(self.hardware.tap, pad, tile)
+        elif isinstance(action, Draw | Pass):
+            button = Button.DRAW if isinstance(action, Draw) else Button.PASS
+            self._input(self.hardware.press, seat, button)
+        else:
+            raise SimError(f"a bot chose {action!r} during play")
+        if not game.tracked:
+            self._follow(game)
+        self._markers(game)
+
+    def _follow(self, game: Game) -> None:
+        """Open hands: the real tiles follow what the table accepted."""
+        m = self.table.moment
+        assert m is not None and m.steps is not None and self.shadow is not None
+        action = m.steps.action
+        if isinstance(action, Draw):
+            self.shadow = apply(self.shadow, Draw(action.seat, self.boneyard.pop(0)))
+            if self.shadow.turn != m.state.turn:
+                # The drawn tile does not fit: the player sees it and passes.
+                seat = game.seats[action.seat]
+                self._input(self.hardware.press, seat, Button.PASS)
+        elif isinstance(action, Play | Pass):
+            self.shadow = apply(self.shadow, action)
+
+    def _markers(self, game: Game) -> None:
+        """Players put their marker out when their train opens and take it back."""
+        m = self.table.moment
+        if m is None or m.stage != "play":
+            return
+        for e, seat in enumerate(game.seats):
+            is_open = m.state.trains[e].open
+            if is_open and e not in self.markers_out:
+                self.hardware.place(str(seat), f"marker:{seat}")
+                self.markers_out.add(e)
+            elif not is_open and e in self.markers_out:
+                self.hardware.lift(str(seat), f"marker:{seat}")
+                self.markers_out.discard(e)
+
+    # --- talking to the table --------------------------------------------------------
+
+    def _input(self, act: Callable[..., object], *args: object, pause: bool = True) -> None:
+        """Do one thing at the table and wait until the table has taken it."""
+        if pause and self.pace:
+            time.sleep(self.pace)
+        table = self.table
+        before = (table.moment, table.rejection, table.game)
+        joined = table.joined
+        act(*args)
+        deadline = time.monotonic() + ANSWER_TIMEOUT_S
+        while table.joined == joined and all(
+            now is then
+            for now, then in zip((table.moment, table.rejection, table.game), before, strict=True)
+        ):
+            if time.monotonic() > deadline:
+                raise SimError("the table did not answer a bot within 10 s")
+            time.sleep(POLL_S)
+        rejection = table.rejection
+        if rejection is not None and rejection is not before[1]:
+            raise SimError(f"the table refused a bot: {rejection['text']}")

@@ -1,0 +1,125 @@
+"""Whole games at the controller: bots act only through presses, taps and markers."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from firmware_py.rules import (
+    Options,
+    StartRound,
+    Tile,
+    action_from_json,
+    apply,
+    legal_actions,
+    new_game,
+    state_to_json,
+)
+from firmware_py.simtable import Driver
+from firmware_py.table import record_from_entries
+from hardware.events import TagPlaced, TagRemoved
+
+
+class RandomBot:
+    def choose(self, state, rng):
+        return rng.choice(list(legal_actions(state)))
+
+
+class DirectHardware:
+    """Presses and taps handed straight to the controller, with every view checked."""
+
+    def __init__(self, rig):
+        self.rig = rig
+        self.views = 0
+
+    def _seen(self):
+        view = self.rig.view
+        text = json.dumps(view)
+        assert '"hands"' not in text
+        self.views += 1
+
+    def press(self, seat, button):
+        self.rig.press(seat, button)
+        self._seen()
+
+    def hold(self, seat, button):
+        self.rig.hold(seat, button)
+        self._seen()
+
+    def tap(self, pad, tile):
+        self.rig.tap(pad, tile)
+        self._seen()
+
+    def place(self, pad, tag):
+        self.rig.send(TagPlaced(pad, "M" + tag.partition(":")[2]))
+
+    def lift(self, pad, tag):
+        self.rig.send(TagRemoved(pad, "M" + tag.partition(":")[2]))
+
+
+def play(rig, seed, games=1):
+    driver = Driver(rig.table, DirectHardware(rig), [RandomBot()] * 8, random.Random(seed))
+    return driver.play(games)
+
+
+def replay_record(record):
+    """Apply a game record with the engine alone (DESIGN.md's contract)."""
+    options = Options.from_json(record["rules"])
+    state = new_game(options, len(record["players"]))
+    for round_ in record["rounds"]:
+        hands = round_["hands"]
+        start = StartRound(
+            None if hands is None else tuple(
+                tuple(Tile.parse(t) for t in h) if isinstance(h, list) else h for h in hands
+            ),
+            None if round_["boneyard"] is None
+            else tuple(Tile.parse(t) for t in round_["boneyard"]),
+            round_["starter"],
+            Tile.parse(round_["engine"]),
+        )
+        state = apply(state, start)
+        for move in round_["moves"]:
+            state = apply(state, action_from_json(move))
+    return state
+
+
+CASES = [
+    ("classic", "open", 4),  # the engine's holder taps it, or the hunt finds it
+    ("tournament", "open", 3),  # engine set aside, the table chooses who leads
+    ("hub", "tracked", 4),  # every tile tapped, must play, one-tile alerts
+    ("classic", "tracked", 5),  # tracked hunt for the engine
+]
+
+
+@pytest.mark.parametrize("preset,hand_mode,seats", CASES)
+def test_a_whole_game_through_buttons_and_pads(rig_factory, preset, hand_mode, seats):
+    rig = rig_factory(
+        rules={"preset": preset, "rounds": 3}, hand_mode=hand_mode, seats=seats
+    )
+    rig.readers_online()
+    results = play(rig, seed=7)
+    assert len(results) == 1
+    view = rig.view
+    assert view["phase"] == "game_over"
+    assert len(view["scores"]) == 3
+    assert view["totals"] == [sum(col) for col in zip(*view["scores"], strict=True)]
+    assert sorted(view["ranking"]) == list(range(seats))
+    assert view["round_engines"] == [
+        f"{n}-{n}" for n in range(view["set"], view["set"] - 3, -1)
+    ]
+
+    game_id = rig.journal.games()[0].id
+    meta, entries = rig.journal.meta(game_id), rig.journal.entries(game_id)
+    record = record_from_entries(meta, entries)
+    final = rig.table.moment.state
+    assert state_to_json(replay_record(record)) == state_to_json(final)
+
+
+def test_a_new_game_starts_with_the_same_seats(rig_factory):
+    rig = rig_factory(rules={"preset": "tournament", "rounds": 1}, seats=4)
+    assert len(play(rig, seed=3, games=2)) == 2
+    games = rig.journal.games()
+    assert len(games) == 2
+    assert all(g.players == ("Ana", "Bo", "Cy", "Di") for g in games)
