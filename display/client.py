@@ -1,0 +1,236 @@
+"""`roundhouse display`: a screen that follows the table service.
+
+    roundhouse display --view table|wall [--socket PATH] [--size WxH] [--fullscreen]
+    roundhouse display --view table --from VIEW.json --screenshot OUT.png [--size WxH]
+    roundhouse display --view wall --frames DIR
+
+The loop redraws only when a view with new content arrives, plus the few frames of the
+newest tile's pulse; otherwise it sleeps in `select` until the socket has news (waking
+a few times a second to answer the window system). While the service is away it shows
+"Waiting for the table" and reconnects with backoff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+import pygame
+
+from display import DisplayError, table_screen, waiting_screen, wall_screen
+from display.feed import ViewFeed
+from display.views import View, load_view
+
+DEFAULT_SOCKET = "/run/roundhouse/view.sock"
+DEFAULT_SIZE = (1280, 800)
+RENDERERS: dict[str, Callable[..., None]] = {
+    "table": table_screen.render,
+    "wall": wall_screen.render,
+}
+IDLE_WAKE = 0.25  # seconds between checks of the window system while nothing changes
+
+
+class ScreenError(DisplayError):
+    """The screen cannot be opened or written (no video device, unwritable path)."""
+
+
+class UsageError(DisplayError):
+    """Options that do not go together, or a value in the wrong form."""
+
+
+def parse_size(value: str) -> tuple[int, int]:
+    parts = value.lower().split("x")
+    if len(parts) == 2 and all(p.isdigit() for p in parts):
+        width, height = int(parts[0]), int(parts[1])
+        if 200 <= width <= 8000 and 200 <= height <= 8000:
+            return width, height
+    raise UsageError(f"--size {value!r}: give width x height in pixels, e.g. 1920x1080")
+
+
+class Sink(Protocol):
+    """Where frames go: a window, or PNG files."""
+
+    surface: pygame.Surface
+
+    def show(self, name: str) -> None: ...
+
+    def events(self) -> bool:
+        """Handle the window system; False when the user asked to quit."""
+        ...
+
+
+class WindowSink:
+    def __init__(self, size: tuple[int, int] | None, fullscreen: bool, screen: int) -> None:
+        try:
+            pygame.display.init()
+            flags = pygame.FULLSCREEN if fullscreen else 0
+            wanted = (0, 0) if fullscreen and size is None else (size or DEFAULT_SIZE)
+            self.surface = pygame.display.set_mode(wanted, flags, display=screen)
+        except pygame.error as exc:
+            raise ScreenError(
+                f"cannot open a screen ({exc}). On a Pi without a desktop set "
+                "SDL_VIDEODRIVER=kmsdrm and add the user to the video, render and input "
+                "groups; without any screen use --frames DIR or --screenshot OUT.png"
+            ) from None
+        pygame.display.set_caption("Roundhouse")
+        pygame.mouse.set_visible(not fullscreen)
+
+    def show(self, name: str) -> None:
+        pygame.display.flip()
+
+    def events(self) -> bool:
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                return False
+            if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
+                return False
+        return True
+
+
+class FrameSink:
+    """One PNG per new view, written whole (readers never see half a file)."""
+
+    def __init__(self, folder: Path, size: tuple[int, int], view: str) -> None:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ScreenError(f"cannot create the frames folder {folder}: {exc.strerror}") from None
+        self.folder = folder
+        self.view = view
+        self.surface = pygame.Surface(size)
+
+    def show(self, name: str) -> None:
+        save_png(self.surface, self.folder / f"{self.view}-{name}.png")
+
+    def events(self) -> bool:
+        return True
+
+
+def save_png(surface: pygame.Surface, path: Path) -> None:
+    partial = path.with_name(f".{path.stem}.partial.png")
+    try:
+        pygame.image.save(surface, str(partial))
+        os.replace(partial, path)
+    except (pygame.error, OSError) as exc:
+        raise ScreenError(f"cannot write {path}: {exc}") from None
+
+
+class Follower:
+    """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
+
+    def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
+                 animate: bool = True) -> None:
+        self.feed = feed
+        self.sink = sink
+        self.render = RENDERERS[view]
+        self.frame_time = 1.0 / max(1, fps)
+        self.animate = animate and view == "table"
+        self.view: View | None = None
+        self.received_at = 0.0
+        self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
+        self.waiting_shown = False
+
+    def _draw_view(self, now: float) -> None:
+        assert self.view is not None
+        self.render(self.sink.surface, self.view, now=now)
+
+    def step(self) -> bool:
+        """One turn of the loop; False once the user asked to quit."""
+        pulsing = (
+            self.animate
+            and self.view is not None
+            and self.view.get("last_play") is not None
+            and time.monotonic() - self.received_at < table_screen.NEWEST_PULSE
+        )
+        news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
+        now = time.monotonic()
+        if news is not None and news != self.view:
+            self.view, self.received_at = news, now
+            self._draw_view(0.0)
+            self.redraws += 1
+            self.waiting_shown = False
+            self.sink.show(f"{news['seq']:06d}")
+        elif not self.feed.connected and not self.waiting_shown:
+            self.view = None
+            waiting_screen.render(self.sink.surface, self.feed.path)
+            self.sink.show("waiting")
+            self.waiting_shown = True
+        elif pulsing:
+            self._draw_view(now - self.received_at)
+            self.sink.show("pulse")
+        return self.sink.events()
+
+    def run(self, stop: Callable[[], bool] = lambda: False) -> None:
+        while not stop() and self.step():
+            pass
+
+
+def configure_display(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--view", choices=sorted(RENDERERS), default="table",
+                        help="which screen to show (default: table)")
+    parser.add_argument("--socket", default=os.environ.get("ROUNDHOUSE_SOCKET", DEFAULT_SOCKET),
+                        help="the service's view socket (default: $ROUNDHOUSE_SOCKET or "
+                        f"{DEFAULT_SOCKET})")
+    parser.add_argument("--size", type=str, help="window or picture size, e.g. 1920x1080")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the whole screen")
+    parser.add_argument("--screen", type=int,
+                        default=int(os.environ.get("ROUNDHOUSE_SCREEN", "0") or 0),
+                        help="which connected screen to use, from 0 (default: "
+                        "$ROUNDHOUSE_SCREEN or 0)")
+    parser.add_argument("--fps", type=int, default=30, help="frame rate cap (default: 30)")
+    parser.add_argument("--from", dest="from_file", type=Path, metavar="VIEW.json",
+                        help="draw this saved view instead of following the service")
+    parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
+                        help="with --from: write the picture to this file, no window")
+    parser.add_argument("--frames", type=Path, metavar="DIR",
+                        help="follow the service without a window: one PNG per new view")
+
+
+def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
+    view = load_view(args.from_file)
+    surface = pygame.Surface(size)
+    RENDERERS[args.view](surface, view)
+    save_png(surface, args.screenshot)
+    return 0
+
+
+def _show_file(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
+    view = load_view(args.from_file)
+    sink = WindowSink(size, args.fullscreen, args.screen)
+    RENDERERS[args.view](sink.surface, view)
+    sink.show("view")
+    while sink.events():
+        time.sleep(IDLE_WAKE)
+    return 0
+
+
+def run_display(args: argparse.Namespace) -> int:
+    try:
+        size = parse_size(args.size) if args.size else None
+        if args.screenshot and not args.from_file:
+            raise UsageError("--screenshot needs --from VIEW.json (the view to draw)")
+        if args.from_file and args.frames:
+            raise UsageError("--frames follows the service; it does not go with --from")
+        if args.from_file and args.screenshot:
+            return _screenshot(args, size or (1920, 1080))
+        if args.from_file:
+            return _show_file(args, size)
+        feed = ViewFeed(args.socket)
+        sink: Sink
+        if args.frames:
+            sink = FrameSink(args.frames, size or (1920, 1080), args.view)
+        else:
+            sink = WindowSink(size, args.fullscreen, args.screen)
+        try:
+            Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames).run()
+        finally:
+            feed.close()
+        return 0
+    except DisplayError as exc:
+        print(f"roundhouse display: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, UsageError) else 1

@@ -1,0 +1,675 @@
+"""The table screen's geometry: (view, size) -> every rectangle and text the screen draws.
+
+Seats sit around the edge of the screen in clockwise order (bottom, left, top, right),
+the hub with the engine double in the middle. Each seat has a panel on its edge (name,
+hand, alerts, turned to face it) and a lane between the hub and that panel where its
+train is laid; the Mexican train gets a lane of its own. Lanes never overlap, so no
+train can cover another, and one tile size is chosen for the whole table: the largest
+at which every train fits its lane. A train that does not fit even at the smallest
+readable size shows its newest tiles and a "+N" for the ones nearest the hub.
+
+Nothing here draws: `table_screen` paints what this module decides, and the tests check
+the geometry directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from display import text, theme
+from display.text import Text
+from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, lay_train
+from display.views import View, parse_tile
+
+Rect = tuple[int, int, int, int]
+Point = tuple[int, int]
+
+SIDES = ("bottom", "left", "top", "right")
+# Text turned (counter-clockwise degrees) to face someone sitting on that side.
+SIDE_ANGLE = {"bottom": 0, "left": 270, "top": 180, "right": 90}
+FLOW = {"bottom": "down", "left": "left", "top": "up", "right": "right"}
+MEXICAN = "mexican"
+COMPACT_FROM = 9  # seats; from here on the panels are one thin strip
+MIN_TEXT = 12  # px font size; below this nobody reads it across a table
+
+
+@dataclass(frozen=True)
+class TilePlace:
+    rect: Rect
+    a: int  # the number touching the previous tile
+    b: int
+    vertical: bool  # long side vertical on screen
+    a_first: bool  # `a` at the top (vertical) or left (horizontal)
+    facing: int  # numerals turned like the text of the train's seat
+    train: str
+    pending: int | None = None  # order of a pending double
+    newest: bool = False
+
+
+@dataclass(frozen=True)
+class MarkerPlace:
+    rect: Rect
+    train: str
+    colour: theme.Colour
+
+
+@dataclass(frozen=True)
+class ChipPlace:
+    rect: Rect
+    label: Text
+
+
+@dataclass(frozen=True)
+class Badge:
+    """The order of a pending double, in a disc over the tile's corner."""
+
+    centre: Point
+    radius: int
+    label: Text
+
+
+@dataclass(frozen=True)
+class LanePlace:
+    rect: Rect
+    train: str
+    seat: int | None
+    side: str
+    colour: theme.Colour
+    turn: bool
+
+
+@dataclass(frozen=True)
+class PanelPlace:
+    rect: Rect
+    seat: int | None  # None for the Mexican train's label
+    angle: int
+    state: str  # "normal", "turn", "one_tile", "empty" or "mexican"
+    colour: theme.Colour
+
+
+@dataclass(frozen=True)
+class Rail:
+    points: tuple[Point, ...]
+    colour: theme.Colour
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    size: tuple[int, int]
+    tile_short: int
+    hub: Rect
+    hub_angle: int
+    lanes: tuple[LanePlace, ...]
+    panels: tuple[PanelPlace, ...]
+    tiles: tuple[TilePlace, ...]  # the engine first (when laid), then the trains
+    markers: tuple[MarkerPlace, ...]
+    chips: tuple[ChipPlace, ...]
+    badges: tuple[Badge, ...]
+    rails: tuple[Rail, ...]
+    tracks: tuple[tuple[tuple[Point, ...], theme.Colour], ...]  # the line each train follows
+    texts: tuple[Text, ...]
+    notice_boxes: tuple[tuple[Rect, str], ...]  # hub boxes painted behind loud texts
+
+
+def distribute(seats: int, width: int, height: int) -> dict[str, list[int | str]]:
+    """Which lanes sit on which side, each side listed in clockwise order.
+
+    Seats go where a side has the most room per seat; the Mexican train then takes the
+    roomiest side, after that side's seats."""
+    length = {"bottom": width, "top": width, "left": height, "right": height}
+    count = dict.fromkeys(SIDES, 0)
+    for _ in range(seats):
+        side = max(("bottom", "top", "left", "right"), key=lambda s: length[s] / (count[s] + 1))
+        count[side] += 1
+    order: dict[str, list[int | str]] = {s: [] for s in SIDES}
+    seat = 0
+    for side in SIDES:
+        for _ in range(count[side]):
+            order[side].append(seat)
+            seat += 1
+    mex_side = max(("left", "right", "top", "bottom"), key=lambda s: length[s] / (count[s] + 1))
+    order[mex_side].append(MEXICAN)
+    return order
+
+
+def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
+    """Map `local` (x, y, w, h in the frame of a reader facing `box` at `angle`) to
+    screen pixels."""
+    x, y, w, h = box
+    lx, ly, lw, lh = local
+    if angle == 0:
+        return (x + lx, y + ly, lw, lh)
+    if angle == 180:
+        return (x + w - lx - lw, y + h - ly - lh, lw, lh)
+    if angle == 270:
+        return (x + w - ly - lh, y + lx, lh, lw)
+    return (x + ly, y + h - lx - lw, lh, lw)
+
+
+def reading_size(box: Rect, angle: int) -> tuple[int, int]:
+    return (box[3], box[2]) if angle in (90, 270) else (box[2], box[3])
+
+
+@dataclass(frozen=True)
+class _Strip:
+    key: int | str
+    side: str
+    lane: LaneFrame
+    panel: Rect
+
+
+def _split(start: int, total: int, parts: int, gap: int) -> list[tuple[int, int]]:
+    """`parts` equal spans of [start, start + total) with `gap` between them."""
+    if parts == 0:
+        return []
+    each = (total - gap * (parts - 1)) // parts
+    return [(start + i * (each + gap), each) for i in range(parts)]
+
+
+def _strips(
+    order: dict[str, list[int | str]], width: int, height: int, compact: bool
+) -> tuple[Rect, list[_Strip], int]:
+    m = max(3, min(width, height) // 120)
+    panel = max(30, round(min(width, height) * (0.07 if compact else 0.085)))
+    b, l_, t, r = (len(order[s]) for s in SIDES)
+    rail_step = max(3, m)
+    corridor_b = rail_step * (b // 2 + 2) if b else 0
+    corridor_t = rail_step * (t // 2 + 2) if t else 0
+    band_weight = 0.4 + 0.6 * max(l_, r, 1)
+    weights = (1.0 if t else 0.0) + (1.0 if b else 0.0) + band_weight
+    avail = height - 2 * m - corridor_b - corridor_t
+    region = round(avail / weights)
+    top_h = region if t else 0
+    bottom_h = region if b else 0
+    band_y0 = m + top_h + corridor_t
+    band_h = height - m - bottom_h - corridor_b - band_y0
+    hub_w = round(width * (0.24 if width >= height else 0.36))
+    hub = ((width - hub_w) // 2, band_y0, hub_w, band_h)
+    hub_cx = width // 2
+    strips: list[_Strip] = []
+
+    def descending(centre: int, hub_centre: int) -> bool:
+        return centre < hub_centre
+
+    for side, (y0, h) in (("bottom", (height - m - bottom_h, bottom_h)), ("top", (m, top_h))):
+        keys = order[side]
+        spans = _split(m, width - 2 * m, len(keys), m)
+        if side == "bottom":
+            # Clockwise along the bottom edge runs right to left.
+            spans = spans[::-1]
+        for key, (x, w) in zip(keys, spans, strict=True):
+            lane_h = h - panel - m
+            if side == "bottom":
+                lane_rect = (x, y0, w, lane_h)
+                panel_rect = (x, y0 + lane_h + m, w, panel)
+            else:
+                panel_rect = (x, y0, w, panel)
+                lane_rect = (x, y0 + panel + m, w, lane_h)
+            frame = LaneFrame(lane_rect, FLOW[side], descending(x + w // 2, hub_cx))
+            strips.append(_Strip(key, side, frame, panel_rect))
+    band_cy = band_y0 + band_h // 2
+    for side in ("left", "right"):
+        keys = order[side]
+        spans = _split(band_y0, band_h, len(keys), m)
+        if side == "left":
+            # Clockwise up the left edge runs bottom to top.
+            spans = spans[::-1]
+        for key, (y, h) in zip(keys, spans, strict=True):
+            if side == "left":
+                panel_rect = (m, y, panel, h)
+                lane_rect = (m + panel + m, y, hub[0] - 2 * m - panel - m, h)
+            else:
+                lane_x = hub[0] + hub_w + m
+                lane_rect = (lane_x, y, width - m - panel - m - lane_x, h)
+                panel_rect = (width - m - panel, y, panel, h)
+            frame = LaneFrame(lane_rect, FLOW[side], descending(y + h // 2, band_cy))
+            strips.append(_Strip(key, side, frame, panel_rect))
+    return hub, strips, rail_step
+
+
+def _max_short(width: int, height: int) -> int:
+    return max(8, min(width, height) // 28)
+
+
+def _fit_lane(frame: LaneFrame, node: Node, lead: list[Item], low: int, high: int) -> int:
+    """The largest tile short side in [low, high] at which the train fits, or 0."""
+    best = 0
+    while low <= high:
+        mid = (low + high) // 2
+        if lay_train(frame, node, lead, Sizes(mid)) is not None:
+            best, low = mid, mid + 1
+        else:
+            high = mid - 1
+    return best
+
+
+def _lay_with_elision(frame: LaneFrame, node: Node, marker: bool, sizes: Sizes) -> tuple[Flow, int]:
+    """Lay the train, hiding as few tiles nearest the hub as needed; (flow, hidden)."""
+    lead = [Item("marker")] if marker else []
+    flow = lay_train(frame, node, lead, sizes)
+    if flow is not None:
+        return flow, 0
+    for hidden in range(1, len(node.tiles) + 1):
+        shorter = elide(node, hidden)
+        if hidden == len(node.tiles):
+            shorter = Node((), (), hidden)
+        flow = lay_train(frame, shorter, [*lead, Item("chip", hidden=hidden)], sizes)
+        if flow is not None:
+            return flow, hidden
+    # Not even the branches fit: show the marker and how many tiles the train holds.
+    flow = lay_train(frame, Node((), ()), [*lead, Item("chip", hidden=node.count())], sizes)
+    return (flow or Flow()), node.count()
+
+
+def _seat_state(view: View, seat: int) -> str:
+    info = view["seats"][seat]
+    if view["phase"] == "lobby" and not info.get("joined", True):
+        return "empty"
+    if info.get("one_tile"):
+        return "one_tile"
+    if view.get("turn") == seat:
+        return "turn"
+    return "normal"
+
+
+def _marker_hint(info: dict[str, Any]) -> str | None:
+    sensed = info.get("marker_sensed")
+    if sensed is None:
+        return None
+    expected = bool(info.get("marker_expected"))
+    if expected and not sensed:
+        return "Put your marker out"
+    if sensed and not expected:
+        return "Take your marker back"
+    return None
+
+
+def _panel_texts(
+    view: View, strip: _Strip, state: str, colour: theme.Colour
+) -> list[Text]:
+    angle = SIDE_ANGLE[strip.side]
+    rw, rh = reading_size(strip.panel, angle)
+    pad = max(2, rh // 12)
+    top_h = (rh - 2 * pad) * 11 // 20
+    low_h = rh - 2 * pad - top_h
+    loud = state in ("turn", "one_tile")
+    ink = theme.DARK_INK if state == "turn" else theme.INK
+
+    def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
+        return to_screen(strip.panel, angle, (lx, ly, lw, lh))
+
+    if strip.key == MEXICAN:
+        return [
+            text.fit("MEXICAN TRAIN", box(pad, pad, rw - 2 * pad, top_h), max_size=80,
+                     min_size=MIN_TEXT, angle=angle, colour=theme.INK),
+            text.fit("open to everyone", box(pad, pad + top_h, rw - 2 * pad, low_h),
+                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM),
+        ]
+    seat = int(strip.key)
+    info = view["seats"][seat]
+    left_w = (rw - 2 * pad) * 62 // 100
+    right_w = rw - 2 * pad - left_w
+    out = [
+        text.fit(info["name"], box(pad, pad, left_w, top_h), max_size=90, min_size=MIN_TEXT,
+                 angle=angle, colour=ink if loud else colour, align="left"),
+    ]
+    if state == "empty":
+        out.append(text.fit("empty seat", box(pad, pad + top_h, rw - 2 * pad, low_h),
+                            max_size=60, min_size=MIN_TEXT, angle=angle,
+                            colour=theme.INK_DIM, align="left"))
+        return out
+    tiles = info["hand"]
+    hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
+    out.append(text.fit(hand, box(pad + left_w, pad, right_w, top_h), max_size=80,
+                        min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
+    hint = _marker_hint(info)
+    if state == "one_tile":
+        status, status_colour = "ONE TILE!", theme.INK
+    elif state == "turn":
+        status, status_colour = "YOUR TURN", ink
+    elif hint:
+        status, status_colour = hint, theme.GOLD
+    elif view["phase"] == "lobby":
+        status, status_colour = "joined", theme.INK_DIM
+    else:
+        status, status_colour = "", ink
+    if status:
+        out.append(text.fit(status, box(pad, pad + top_h, left_w, low_h), max_size=90,
+                            min_size=MIN_TEXT, angle=angle, colour=status_colour,
+                            align="left"))
+    if view["phase"] != "lobby":
+        out.append(text.fit(f"{info.get('total', 0)} pts", box(pad + left_w, pad + top_h,
+                            right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
+                            colour=ink if loud else theme.INK_DIM, align="right"))
+    return out
+
+
+def _trains_by_id(view: View) -> dict[str, dict[str, Any]]:
+    return {str(t["id"]): t for t in view.get("trains") or []}
+
+
+def _place_flow(
+    flow: Flow,
+    frame: LaneFrame,
+    train_id: str,
+    facing: int,
+    colour: theme.Colour,
+    sizes: Sizes,
+    pending: dict[tuple[str, int], int],
+    newest: tuple[str, frozenset[int]] | None,
+) -> tuple[list[TilePlace], list[MarkerPlace], list[ChipPlace], list[Badge]]:
+    tiles: list[TilePlace] = []
+    markers: list[MarkerPlace] = []
+    chips: list[ChipPlace] = []
+    badges: list[Badge] = []
+    for p in flow.placed:
+        rect = frame.to_screen(p.u, p.v, p.du, p.dv)
+        item = p.item
+        if item.kind == "marker":
+            markers.append(MarkerPlace(rect, train_id, colour))
+            continue
+        if item.kind == "chip":
+            label = text.fit(f"+{item.hidden}", _inset(rect, 2), max_size=60, min_size=8,
+                             angle=facing, colour=theme.DARK_INK)
+            chips.append(ChipPlace(rect, label))
+            continue
+        order = pending.get((train_id, item.a)) if item.double else None
+        is_new = newest is not None and newest == (train_id, frozenset((item.a, item.b)))
+        vertical = frame.flow_vertical != item.double
+        a_first = p.outward == frame.low_u_first
+        tiles.append(TilePlace(rect, item.a, item.b, vertical, a_first, facing, train_id,
+                               order, is_new))
+        if order is not None:
+            badges.append(_badge(rect, frame.rect, order, sizes, facing))
+    return tiles, markers, chips, badges
+
+
+def _inset(rect: Rect, d: int) -> Rect:
+    x, y, w, h = rect
+    return (x + d, y + d, max(1, w - 2 * d), max(1, h - 2 * d))
+
+
+def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int) -> Badge:
+    radius = max(9, sizes.short * 9 // 20)
+    x, y, w, _ = tile
+    lx, ly, lw, lh = lane
+    cx = min(max(x + w, lx + radius), lx + lw - radius)
+    cy = min(max(y, ly + radius), ly + lh - radius)
+    side = int(radius * 1.4)
+    box = (cx - side // 2, cy - side // 2, side, side)
+    label = text.fit(str(order), box, max_size=80, min_size=8, angle=facing, colour=theme.INK)
+    return Badge((cx, cy), radius, label)
+
+
+def _rail(hub: Rect, strip: _Strip, start: Point, slot: int, step: int) -> tuple[Point, ...]:
+    """The line from the hub's edge to the first tile of a lane: straight when the lane
+    faces the hub, else along the corridor between the band and the lane's region."""
+    hx, hy, hw, hh = hub
+    sx, sy = start
+    if strip.side in ("left", "right"):
+        edge = hx if strip.side == "left" else hx + hw
+        return ((edge, sy), (sx, sy))
+    edge_y = hy + hh if strip.side == "bottom" else hy
+    sign = 1 if strip.side == "bottom" else -1
+    if hx + step <= sx <= hx + hw - step:
+        return ((sx, edge_y), (sx, sy))
+    # Lanes further from the hub leave it nearer its corner and use the corridor line
+    # nearest the hub, so no two rails cross.
+    exit_x = hx + step * (slot + 1) if sx < hx else hx + hw - step * (slot + 1)
+    corridor_y = edge_y + sign * step * (slot + 1)
+    return ((exit_x, edge_y), (exit_x, corridor_y), (sx, corridor_y), (sx, sy))
+
+
+def _flow_start(frame: LaneFrame, flow: Flow) -> Point:
+    """Where the train touches the hub side of its lane (middle of its first column)."""
+    if flow.placed:
+        first = flow.placed[0]
+        v_mid = first.v + first.dv // 2
+    else:
+        v_mid = frame.width // 2
+    x, y, _, _ = frame.to_screen(0, v_mid, 1, 1)
+    return (x, y)
+
+
+def _rail_slots(
+    strips: list[_Strip], starts: dict[int | str, Point], hub: Rect
+) -> dict[int | str, int]:
+    """Rank the off-hub lanes of each region by distance from the hub (farthest first)."""
+    slots: dict[int | str, int] = {}
+    hx, _, hw, _ = hub
+    for side in ("bottom", "top"):
+        for left in (True, False):
+            keys = [s.key for s in strips if s.side == side and
+                    ((starts[s.key][0] < hx) if left else (starts[s.key][0] > hx + hw))]
+            keys.sort(key=lambda k: abs(starts[k][0] - (hx if left else hx + hw)), reverse=True)
+            for i, key in enumerate(keys):
+                slots[key] = i
+    return slots
+
+
+def layout(view: View, size: tuple[int, int]) -> TableLayout:
+    """Every rectangle and text of the table screen for `view` at `size` (pure)."""
+    width, height = size
+    seats = view["seats"]
+    compact = len(seats) >= COMPACT_FROM
+    order = distribute(len(seats), width, height)
+    hub, strips, rail_step = _strips(order, width, height, compact)
+    trains = _trains_by_id(view)
+    turn = view.get("turn")
+
+    nodes: dict[int | str, Node] = {}
+    leads: dict[int | str, bool] = {}
+    for s in strips:
+        train = trains.get(str(s.key))
+        nodes[s.key] = Node.from_view(train, f"view.trains[{s.key}]") if train else Node((), ())
+        started = bool(train and (train["tiles"] or s.key != MEXICAN))
+        leads[s.key] = bool(train and train.get("open") and started)
+
+    s_max = _max_short(width, height)
+    s_floor = max(6, s_max // 2)
+    short = s_max
+    for s in strips:
+        lead = [Item("marker")] if leads[s.key] else []
+        best = _fit_lane(s.lane, nodes[s.key], lead, s_floor, short)
+        short = max(s_floor, min(short, best)) if best else s_floor
+    sizes = Sizes(short)
+
+    pending = {
+        (str(p["train"]), parse_tile(p["tile"], "view.pending_doubles")[0]): int(p["order"])
+        for p in view.get("pending_doubles") or []
+    }
+    last = view.get("last_play")
+    newest = None
+    if last:
+        newest = (str(last["train"]), frozenset(parse_tile(last["tile"], "view.last_play")))
+
+    tiles: list[TilePlace] = []
+    markers: list[MarkerPlace] = []
+    chips: list[ChipPlace] = []
+    badges: list[Badge] = []
+    lanes: list[LanePlace] = []
+    panels: list[PanelPlace] = []
+    texts: list[Text] = []
+    tracks: list[tuple[tuple[Point, ...], theme.Colour]] = []
+    starts: dict[int | str, Point] = {}
+    flows: dict[int | str, Flow] = {}
+    for s in strips:
+        angle = SIDE_ANGLE[s.side]
+        seat = None if s.key == MEXICAN else int(s.key)
+        colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
+        flow, _ = _lay_with_elision(s.lane, nodes[s.key], leads[s.key], sizes)
+        flows[s.key] = flow
+        train_id = str(s.key)
+        placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest)
+        tiles += placed[0]
+        markers += placed[1]
+        chips += placed[2]
+        badges += placed[3]
+        starts[s.key] = _flow_start(s.lane, flow)
+        for i, line in enumerate(flow.tracks()):
+            points = [s.lane.to_screen(u, v, 0, 0)[:2] for u, v in line]
+            tracks.append((tuple(([starts[s.key]] if i == 0 else []) + points), colour))
+        state = "mexican" if seat is None else _seat_state(view, seat)
+        lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour, turn == seat))
+        panels.append(PanelPlace(s.panel, seat, angle, state, colour))
+        texts += _panel_texts(view, s, state, colour)
+
+    slots = _rail_slots(strips, starts, hub)
+    rails = tuple(
+        Rail(_rail(hub, s, starts[s.key], slots.get(s.key, 0), rail_step),
+             theme.MEXICAN if s.key == MEXICAN else theme.seat_colour(int(s.key)))
+        for s in strips
+        if view.get("trains")
+    )
+    hub_angle = 0
+    for s in strips:
+        if s.key == turn:
+            hub_angle = SIDE_ANGLE[s.side]
+    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle)
+    return TableLayout(
+        size=size,
+        tile_short=short,
+        hub=hub,
+        hub_angle=hub_angle,
+        lanes=tuple(lanes),
+        panels=tuple(panels),
+        tiles=tuple(([engine_tile] if engine_tile else []) + tiles),
+        markers=tuple(markers),
+        chips=tuple(chips),
+        badges=tuple(badges),
+        rails=rails,
+        tracks=tuple(tracks),
+        texts=tuple(texts + hub_texts),
+        notice_boxes=tuple(notices),
+    )
+
+
+def _banner(view: View) -> str | None:
+    phase = view["phase"]
+    seats = view["seats"]
+    if phase == "lobby":
+        joined = sum(1 for s in seats if s.get("joined", True))
+        return f"Waiting for players: {joined} of {len(seats)} seats taken"
+    if phase == "deal":
+        engine = view.get("engine")
+        if engine and not view.get("engine_laid"):
+            return f"Looking for the {engine}"
+        return "Dealing"
+    if phase == "round_over":
+        return f"Round {view.get('round', 0)} over"
+    if phase == "game_over":
+        ranking = view.get("ranking") or []
+        if ranking:
+            return f"Game over: {seats[ranking[0]]['name']} wins"
+        return "Game over"
+    return None
+
+
+def _notices(view: View) -> list[str]:
+    names = {str(i): s["name"] for i, s in enumerate(view["seats"])}
+    out = []
+    for reader in view.get("readers") or []:
+        if reader.get("online", True):
+            continue
+        pad = str(reader.get("pad"))
+        where = "Mexican train" if pad == MEXICAN else f"{names.get(pad, 'pad ' + pad)}'s"
+        reason = reader.get("reason")
+        out.append(f"{where} pad reader offline" + (f": {reason}" if reason else ""))
+    out += [str(a) for a in view.get("alerts") or []]
+    return out
+
+
+def _score_strip(view: View) -> str | None:
+    if view["phase"] == "lobby":
+        return None
+    seats = view["seats"]
+    totals = view.get("totals") or [s.get("total", 0) for s in seats]
+    order = view.get("ranking") or range(len(seats))
+    return "  ".join(f"{seats[i]['name']} {totals[i]}" for i in order)
+
+
+def _hub(
+    view: View, hub: Rect, angle: int
+) -> tuple[TilePlace | None, list[Text], list[tuple[Rect, str]]]:
+    """The engine double and the hub's texts, turned to face the seat whose turn it is."""
+    rw, rh = reading_size(hub, angle)
+    pad = max(4, min(rw, rh) // 30)
+    inner_w = rw - 2 * pad
+    rows: list[tuple[str, float]] = [("header", 1.0)]
+    engine = view.get("engine")
+    if engine:
+        rows.append(("engine", 2.4))
+    banner = _banner(view)
+    if banner:
+        rows.append(("banner", 1.3))
+    if view.get("prompt"):
+        rows.append(("prompt", 1.8))
+    rejection = view.get("rejection")
+    if rejection:
+        rows.append(("rejection", 1.6))
+    notices = _notices(view)
+    if notices:
+        rows.append(("notices", 1.4))
+    scores = _score_strip(view)
+    if scores:
+        rows.append(("scores", 1.2))
+    total = sum(w for _, w in rows)
+    avail = rh - pad * (len(rows) + 1)
+    y = pad
+    texts: list[Text] = []
+    boxes: list[tuple[Rect, str]] = []
+    engine_place: TilePlace | None = None
+
+    def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
+        return to_screen(hub, angle, (lx, ly, lw, lh))
+
+    for name, weight in rows:
+        h = int(avail * weight / total)
+        if name == "header":
+            rnd, rounds = view.get("round", 0), view.get("rounds", 0)
+            left = f"Round {rnd} of {rounds}" if rnd else f"Double-{view.get('set', 12)}"
+            right = f"Boneyard {view.get('boneyard', 0)}"
+            half = (inner_w - pad) // 2
+            texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
+                                  angle=angle, colour=theme.INK, align="left"))
+            texts.append(text.fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
+                                  max_size=56,
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
+                                  align="right"))
+        elif name == "engine" and engine:
+            short = max(6, min(h - 2, inner_w // 5) // 1)
+            short = min(short, inner_w // 4)
+            value = parse_tile(engine, "view.engine")[0]
+            lw, lh = 2 * short, short
+            local = (pad + (inner_w - lw) // 2, y + (h - lh) // 2, lw, lh)
+            engine_place = TilePlace(box(*local), value, value, angle in (90, 270), True,
+                                     angle, "engine", None, False)
+            if not view.get("engine_laid"):
+                engine_place = None
+                texts.append(text.fit(f"engine {engine}", box(pad, y, inner_w, h), max_size=70,
+                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM))
+        elif name == "banner" and banner:
+            texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2))
+        elif name == "prompt":
+            texts.append(text.fit(str(view["prompt"]), box(pad, y, inner_w, h), max_size=64,
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3))
+        elif name == "rejection" and rejection:
+            area = box(pad, y, inner_w, h)
+            boxes.append((area, "alert"))
+            texts.append(text.fit(str(rejection.get("text", "")), _inset(area, pad // 2),
+                                  max_size=56, min_size=MIN_TEXT, angle=angle,
+                                  colour=theme.INK, max_lines=3))
+        elif name == "notices":
+            area = box(pad, y, inner_w, h)
+            boxes.append((area, "warning"))
+            texts.append(text.fit("  ·  ".join(notices), _inset(area, pad // 2),
+                                  max_size=48, min_size=MIN_TEXT, angle=angle,
+                                  colour=theme.DARK_INK, max_lines=3))
+        elif name == "scores" and scores:
+            texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
+                                  max_lines=2))
+        y += h + pad
+    return engine_place, texts, boxes

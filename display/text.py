@@ -1,0 +1,172 @@
+"""Text that fits its box: the font size and line breaks chosen before anything draws.
+
+Both screens use pygame's default font (shipped with pygame-ce), so a view renders to
+the same pixels on every machine. Layouts call `fit` to turn a sentence and a box into
+a `Text`; renderers only draw what was decided here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pygame
+
+Rect = tuple[int, int, int, int]
+Colour = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Text:
+    """Lines of text placed in `box` (screen pixels), turned by `angle` degrees
+    counter-clockwise (0, 90, 180 or 270) so they face whoever sits on that side."""
+
+    lines: tuple[str, ...]
+    size: int
+    box: Rect
+    angle: int
+    colour: Colour
+    align: str = "center"  # "left", "center" or "right" along the reading direction
+
+    def reading_box(self) -> tuple[int, int]:
+        """The box's width and height as the reader sees them."""
+        _, _, w, h = self.box
+        return (h, w) if self.angle in (90, 270) else (w, h)
+
+
+@lru_cache(maxsize=128)
+def font(size: int) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(None, size)
+
+
+def line_height(size: int) -> int:
+    return font(size).get_linesize()
+
+
+def text_width(text: str, size: int) -> int:
+    return font(size).size(text)[0]
+
+
+def block_size(lines: tuple[str, ...], size: int) -> tuple[int, int]:
+    """The width and height the lines take when drawn (what must fit the box)."""
+    width = max((text_width(line, size) for line in lines), default=0)
+    return width, line_height(size) * len(lines)
+
+
+def _wrap(text: str, size: int, width: int, max_lines: int) -> tuple[str, ...] | None:
+    """Greedy word wrap; None when the words do not fit in `max_lines` lines."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if text_width(trial, size) <= width:
+            current = trial
+            continue
+        if not current or text_width(word, size) > width:
+            return None
+        lines.append(current)
+        current = word
+    lines.append(current)
+    return tuple(lines) if len(lines) <= max_lines else None
+
+
+def _shorten(text: str, size: int, width: int) -> str:
+    """The longest start of `text` that fits `width` with an ellipsis."""
+    if text_width(text, size) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", size) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…" if low else ""
+
+
+def _lines_at(
+    text: str, size: int, width: int, height: int, max_lines: int
+) -> tuple[str, ...] | None:
+    rows = min(max_lines, height // line_height(size))
+    return _wrap(text, size, width, rows) if rows >= 1 else None
+
+
+def _cut(text: str, size: int, width: int, rows: int) -> tuple[str, ...]:
+    """Fill `rows` lines greedily and end the last one with "…" where words remain."""
+    words = text.split()
+    lines: list[str] = []
+    while words and len(lines) < rows - 1:
+        line = ""
+        while words and text_width(f"{line} {words[0]}".strip(), size) <= width:
+            line = f"{line} {words.pop(0)}".strip()
+        if not line:
+            break
+        lines.append(line)
+    lines.append(_shorten(" ".join(words), size, width))
+    return tuple(lines)
+
+
+def fit(
+    text: str,
+    box: Rect,
+    *,
+    max_size: int,
+    min_size: int,
+    angle: int = 0,
+    colour: Colour = (255, 255, 255),
+    max_lines: int = 1,
+    align: str = "center",
+) -> Text:
+    """The largest font size in [min_size, max_size] at which `text` fits `box`
+    (wrapped to at most `max_lines`); at `min_size` the last line is cut with "…"."""
+    width, height = Text((), 0, box, angle, colour).reading_box()
+    best: tuple[str, ...] | None = None
+    low, high = min_size, max(min_size, max_size)
+    best_size = min_size
+    while low <= high:
+        mid = (low + high) // 2
+        lines = _lines_at(text, mid, width, height, max_lines)
+        if lines is None:
+            high = mid - 1
+        else:
+            best, best_size, low = lines, mid, mid + 1
+    if best is None:
+        rows = max(1, min(max_lines, height // line_height(min_size)))
+        best = _cut(text, min_size, width, rows)
+    return Text(best, best_size, box, angle, colour, align)
+
+
+def fits(item: Text) -> bool:
+    """Whether the drawn lines stay inside the box (what the geometry tests check)."""
+    width, height = item.reading_box()
+    w, h = block_size(item.lines, item.size)
+    return w <= width and h <= height
+
+
+@lru_cache(maxsize=2048)
+def _rendered(line: str, size: int, colour: Colour) -> pygame.Surface:
+    return font(size).render(line, True, colour)
+
+
+def draw(surface: pygame.Surface, item: Text) -> None:
+    """Draw `item` centred in its box, turned to face its reader."""
+    if not item.lines:
+        return
+    width, height = item.reading_box()
+    block = pygame.Surface((width, height), pygame.SRCALPHA)
+    lh = line_height(item.size)
+    top = (height - lh * len(item.lines)) // 2
+    for i, line in enumerate(item.lines):
+        img = _rendered(line, item.size, item.colour)
+        if item.align == "left":
+            x = 0
+        elif item.align == "right":
+            x = width - img.get_width()
+        else:
+            x = (width - img.get_width()) // 2
+        block.blit(img, (x, top + i * lh))
+    if item.angle:
+        block = pygame.transform.rotate(block, item.angle)
+    surface.blit(block, item.box[:2])

@@ -1,0 +1,271 @@
+"""Laying one train inside its lane: the pure geometry of tiles, markers and branches.
+
+A lane is a rectangle between the hub and a seat. Inside it, a train runs outward from
+the hub in columns; when a column is full the train bends and comes back in the next
+one (a serpentine), so long trains stay inside their own lane. After a chicken-foot
+double the remaining columns are shared by its branches. Positions are computed in
+lane coordinates (u along the flow, away from the hub; v across it) and mapped to the
+screen by `Lane.to_screen`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from display.views import parse_tile
+
+Rect = tuple[int, int, int, int]
+
+# How the flow leaves the hub on screen.
+DIRECTIONS = ("down", "up", "left", "right")
+
+
+@dataclass(frozen=True)
+class LaneFrame:
+    """A lane rectangle and the way its train flows, with the lane-to-screen mapping."""
+
+    rect: Rect
+    direction: str
+    # Columns are taken from high v to low v when True, so the first column is the
+    # one nearest the hub.
+    columns_descending: bool
+
+    @property
+    def length(self) -> int:
+        _, _, w, h = self.rect
+        return h if self.direction in ("down", "up") else w
+
+    @property
+    def width(self) -> int:
+        _, _, w, h = self.rect
+        return w if self.direction in ("down", "up") else h
+
+    def to_screen(self, u: int, v: int, du: int, dv: int) -> Rect:
+        x, y, w, h = self.rect
+        if self.direction == "down":
+            return (x + v, y + u, dv, du)
+        if self.direction == "up":
+            return (x + v, y + h - u - du, dv, du)
+        if self.direction == "right":
+            return (x + u, y + v, du, dv)
+        return (x + w - u - du, y + v, du, dv)
+
+    @property
+    def flow_vertical(self) -> bool:
+        return self.direction in ("down", "up")
+
+    @property
+    def low_u_first(self) -> bool:
+        """Whether lower u is the top (vertical flow) or left (horizontal flow) on screen."""
+        return self.direction in ("down", "right")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing laid in a lane: a tile, the marker token or the "+N" of hidden tiles."""
+
+    kind: str  # "tile", "marker" or "chip"
+    a: int = 0
+    b: int = 0
+    hidden: int = 0
+
+    @property
+    def double(self) -> bool:
+        return self.kind == "tile" and self.a == self.b
+
+
+@dataclass(frozen=True)
+class Placed:
+    item: Item
+    u: int
+    v: int
+    du: int
+    dv: int
+    outward: bool  # the column runs away from the hub
+    path: tuple[int, ...]  # branch indices from the trunk, () for the trunk
+    index: int  # position of the tile in its trunk or branch
+
+
+@dataclass
+class Flow:
+    """The result of laying one train: what went where, in the order laid."""
+
+    placed: list[Placed] = field(default_factory=list)
+
+    def tracks(self) -> list[list[tuple[int, int]]]:
+        """The line through the centres of each trunk or branch, in lane coordinates;
+        a branch's line starts at the double it grows from."""
+        lines: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        for p in self.placed:
+            centre = (p.u + p.du // 2, p.v + p.dv // 2)
+            if p.path not in lines:
+                parent = lines.get(p.path[:-1]) if p.path else None
+                lines[p.path] = [parent[-1]] if parent else []
+            lines[p.path].append(centre)
+        return list(lines.values())
+
+
+@dataclass(frozen=True)
+class Node:
+    """A line of tiles and the branches that grow from its last tile (chicken foot)."""
+
+    tiles: tuple[tuple[int, int], ...]
+    branches: tuple[Node, ...]
+    first_index: int = 0  # how many tiles of this line are hidden before `tiles`
+
+    @staticmethod
+    def from_view(train: dict[str, Any], where: str) -> Node:
+        tiles = tuple(parse_tile(t, f"{where}.tiles[{i}]") for i, t in enumerate(train["tiles"]))
+        branches = tuple(
+            Node.from_view(b, f"{where}.branches[{i}]")
+            for i, b in enumerate(train.get("branches") or [])
+        )
+        return Node(tiles, branches)
+
+    def count(self) -> int:
+        return len(self.tiles) + sum(b.count() for b in self.branches)
+
+
+class _Full(Exception):
+    """The train does not fit its lane at this tile size."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Tile size for one layout: a tile is `long` x `short`, items are `gap` apart."""
+
+    short: int
+
+    @property
+    def long(self) -> int:
+        return 2 * self.short
+
+    @property
+    def gap(self) -> int:
+        return max(2, self.short // 6)
+
+    @property
+    def pitch(self) -> int:
+        return self.long + self.gap
+
+    def along(self, item: Item) -> int:
+        if item.kind == "tile":
+            return self.short if item.double else self.long
+        return self.short if item.kind == "marker" else self.long
+
+    def across(self, item: Item) -> int:
+        if item.kind == "tile":
+            return self.long if item.double else self.short
+        return self.short if item.kind == "marker" else self.long
+
+
+def _columns(frame: LaneFrame, sizes: Sizes) -> int:
+    return max(0, (frame.width - 2 * sizes.gap + sizes.gap) // sizes.pitch)
+
+
+def _run(
+    items: list[tuple[Item, int]],
+    path: tuple[int, ...],
+    columns: list[int],
+    u_range: tuple[int, int],
+    outward: bool,
+    sizes: Sizes,
+    flow: Flow,
+) -> tuple[int, int, bool]:
+    """Lay `items` serpentine-wise in `columns` within `u_range`; return (column slot
+    used last, the next free u, direction)."""
+    u_lo, u_hi = u_range
+    slot = 0
+    u = u_lo if outward else u_hi
+    for item, index in items:
+        du = sizes.along(item)
+        if du > u_hi - u_lo:
+            raise _Full
+        room = u_hi - u if outward else u - u_lo
+        if du > room:
+            slot += 1
+            if slot >= len(columns):
+                raise _Full
+            outward = not outward
+            u = u_lo if outward else u_hi
+        pos = u if outward else u - du
+        dv = sizes.across(item)
+        v = columns[slot] + (sizes.long - dv) // 2
+        flow.placed.append(Placed(item, pos, v, du, dv, outward, path, index))
+        u = pos + du + sizes.gap if outward else pos - sizes.gap
+    return slot, u, outward
+
+
+def _lay_node(
+    node: Node,
+    lead: list[Item],
+    path: tuple[int, ...],
+    columns: list[int],
+    u_range: tuple[int, int],
+    outward: bool,
+    sizes: Sizes,
+    flow: Flow,
+) -> None:
+    items = [(item, -1) for item in lead]
+    items += [(Item("tile", a, b), node.first_index + i) for i, (a, b) in enumerate(node.tiles)]
+    slot, u, outward = _run(items, path, columns, u_range, outward, sizes, flow)
+    if not node.branches:
+        return
+    rest = columns[slot + 1 :]
+    if len(rest) < len(node.branches):
+        raise _Full
+    share = len(rest) // len(node.branches)
+    u_lo, u_hi = u_range
+    room = u_hi - u if outward else u - u_lo
+    if room >= 2 * sizes.long + sizes.gap:
+        sub_range = (u, u_hi) if outward else (u_lo, u)
+        sub_outward = outward
+    else:
+        sub_range, sub_outward = u_range, not outward
+    for i, branch in enumerate(node.branches):
+        last = i == len(node.branches) - 1
+        cols = rest[i * share :] if last else rest[i * share : (i + 1) * share]
+        _lay_node(branch, [], (*path, i), cols, sub_range, sub_outward, sizes, flow)
+
+
+def lay_train(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> Flow | None:
+    """Lay a whole train in its lane after the `lead` items (marker, "+N"), or None
+    when it does not fit at this size."""
+    available = _columns(frame, sizes)
+    used = available if node.branches else _columns_needed(frame, node, lead, sizes)
+    if used > available or available == 0:
+        return None
+    # A short train runs straight down the middle of its lane; a long one fills a
+    # block of columns centred in the lane, starting with the column nearest the hub.
+    start = (frame.width - (used * sizes.pitch - sizes.gap)) // 2
+    columns = [start + i * sizes.pitch for i in range(used)]
+    if frame.columns_descending:
+        columns = [frame.width - c - sizes.long for c in columns]
+    flow = Flow()
+    try:
+        _lay_node(node, lead, (), columns, (sizes.gap, frame.length - sizes.gap), True, sizes, flow)
+    except _Full:
+        return None
+    return flow
+
+
+def _columns_needed(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> int:
+    """How many columns a train without branches takes (to centre short trains)."""
+    length = frame.length - 2 * sizes.gap
+    items = [*lead, *(Item("tile", a, b) for a, b in node.tiles)]
+    cols, u = 1, 0
+    for item in items:
+        du = sizes.along(item)
+        if du > length:
+            return 10**6
+        if u + du > length:
+            cols, u = cols + 1, 0
+        u += du + sizes.gap
+    return cols
+
+
+def elide(node: Node, hidden: int) -> Node:
+    """The train with its `hidden` tiles nearest the hub left out (shown as "+N")."""
+    keep = node.tiles[hidden:]
+    return Node(keep, node.branches, node.first_index + hidden)

@@ -1,0 +1,210 @@
+"""The wall screen's geometry: the scoreboard, seen from across the room.
+
+A title bar (round, engine, whose turn), then one row per player: a column per round
+played headed by that round's engine, the running total and the standing. The round's
+winner (the lowest score of the round) is highlighted in its column. Once the game is
+over the screen shows the final ranking instead. Pure: (view, size) -> boxes and texts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from display import text, theme
+from display.table_layout import TilePlace
+from display.text import Text
+from display.views import View, parse_tile
+
+Rect = tuple[int, int, int, int]
+MIN_TEXT = 14
+
+
+@dataclass(frozen=True)
+class Cell:
+    rect: Rect
+    kind: str  # "title", "header", "row", "row_alt", "turn", "winner", "current", "first"
+
+
+@dataclass(frozen=True)
+class WallLayout:
+    size: tuple[int, int]
+    cells: tuple[Cell, ...]
+    tiles: tuple[TilePlace, ...]
+    texts: tuple[Text, ...]
+    key_numbers: tuple[Text, ...]  # totals and places: the numbers read from afar
+
+
+def standings(totals: list[int]) -> list[int]:
+    """Place of each seat by running total, lowest first; equal totals share a place."""
+    return [1 + sum(1 for other in totals if other < mine) for mine in totals]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _title(view: View, rect: Rect, texts: list[Text]) -> None:
+    x, y, w, h = rect
+    pad = h // 8
+    phase = view["phase"]
+    seats = view["seats"]
+    if phase == "lobby":
+        left = "Mexican Train"
+    elif phase == "game_over":
+        left = "Game over"
+    else:
+        left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)}"
+        if phase == "round_over":
+            left += " over"
+    texts.append(text.fit(left, (x + pad, y + pad, w * 4 // 10, h - 2 * pad), max_size=140,
+                          min_size=MIN_TEXT, colour=theme.INK, align="left"))
+    engine = view.get("engine")
+    if engine and phase != "game_over":
+        texts.append(text.fit(f"engine {engine}", (x + w * 4 // 10, y + pad, w * 25 // 100,
+                              h - 2 * pad), max_size=120, min_size=MIN_TEXT,
+                              colour=theme.INK_DIM))
+    turn = view.get("turn")
+    if turn is not None and phase == "play":
+        texts.append(text.fit(f"Turn: {seats[turn]['name']}", (x + w * 65 // 100, y + pad,
+                              w * 35 // 100 - pad, h - 2 * pad), max_size=140,
+                              min_size=MIN_TEXT, colour=theme.GOLD, align="right"))
+
+
+def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace],
+                texts: list[Text], keys: list[Text]) -> None:
+    x, y, w, h = rect
+    seats = view["seats"]
+    scores: list[list[int]] = view.get("scores") or []
+    engines: list[str] = view.get("round_engines") or []
+    totals = view.get("totals") or [s.get("total", 0) for s in seats]
+    current = view["phase"] in ("play", "deal") and view.get("round", 0) > len(scores)
+    rounds = len(scores) + (1 if current else 0)
+    rows = len(seats) + 1
+    row_h = h // rows
+    name_w = w * 22 // 100
+    total_w = w * 11 // 100
+    place_w = w * 8 // 100
+    round_w = (w - name_w - total_w - place_w) // max(1, rounds) if rounds else 0
+    round_w = min(round_w, w // 8)
+    total_x = x + name_w + round_w * rounds
+    place_x = total_x + total_w
+    pad = max(2, row_h // 12)
+    cells.append(Cell((x, y, place_x + place_w - x, row_h), "header"))
+    texts.append(text.fit("Player", (x + pad, y + pad, name_w - 2 * pad, row_h - 2 * pad),
+                          max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left"))
+    for r in range(rounds):
+        cx = x + name_w + r * round_w
+        if r == len(scores):
+            cells.append(Cell((cx, y, round_w, h), "current"))
+        engine = engines[r] if r < len(engines) else view.get("engine")
+        label_h = (row_h - 2 * pad) * 2 // 5
+        texts.append(text.fit(str(r + 1), (cx + 1, y + pad, round_w - 2, label_h), max_size=48,
+                              min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
+        if engine:
+            value = parse_tile(engine, "view.round_engines")[0]
+            short = max(4, min((row_h - 2 * pad - label_h) * 9 // 10, (round_w - 4) // 2))
+            tx = cx + (round_w - 2 * short) // 2
+            ty = y + pad + label_h + (row_h - 2 * pad - label_h - short) // 2
+            tiles.append(TilePlace((tx, ty, 2 * short, short), value, value, False, True, 0,
+                                   f"round {r + 1}"))
+    texts.append(text.fit("Total", (total_x + pad, y + pad, total_w - 2 * pad, row_h - 2 * pad),
+                          max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM))
+    texts.append(text.fit("Place", (place_x + pad, y + pad, place_w - 2 * pad, row_h - 2 * pad),
+                          max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM))
+    places = standings(totals)
+    turn = view.get("turn") if view["phase"] == "play" else None
+    for i, seat in enumerate(seats):
+        ry = y + (i + 1) * row_h
+        kind = "turn" if turn == i else ("row_alt" if i % 2 else "row")
+        cells.append(Cell((x, ry, place_x + place_w - x, row_h), kind))
+        ink = theme.DARK_INK if kind == "turn" else theme.INK
+        name = seat["name"]
+        texts.append(text.fit(name, (x + pad, ry + pad, name_w - 2 * pad, row_h - 2 * pad),
+                              max_size=110, min_size=MIN_TEXT,
+                              colour=ink if kind == "turn" else theme.seat_colour(i),
+                              align="left"))
+        for r, row in enumerate(scores):
+            cx = x + name_w + r * round_w
+            low = min(row)
+            if row[i] == low:
+                cells.append(Cell((cx + 1, ry + 1, round_w - 2, row_h - 2), "winner"))
+            colour = theme.DARK_INK if row[i] == low or kind == "turn" else theme.INK
+            texts.append(text.fit(str(row[i]), (cx + pad, ry + pad, round_w - 2 * pad,
+                                  row_h - 2 * pad), max_size=90, min_size=MIN_TEXT - 4,
+                                  colour=colour))
+        total = text.fit(str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad,
+                         row_h - 2 * pad), max_size=130, min_size=MIN_TEXT, colour=ink)
+        place = text.fit(_ordinal(places[i]), (place_x + pad, ry + pad, place_w - 2 * pad,
+                         row_h - 2 * pad), max_size=130, min_size=MIN_TEXT,
+                         colour=theme.GOLD if places[i] == 1 and kind != "turn" else ink)
+        texts += [total, place]
+        keys += [total, place]
+
+
+def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
+             keys: list[Text]) -> None:
+    x, y, w, h = rect
+    seats = view["seats"]
+    ranking: list[int] = view.get("ranking") or list(range(len(seats)))
+    totals = view.get("totals") or [s.get("total", 0) for s in seats]
+    places = standings(totals)
+    columns = 1 if len(ranking) <= 8 else 2
+    per_column = -(-len(ranking) // columns)
+    col_w = w // columns
+    row_h = h // per_column
+    pad = max(3, row_h // 10)
+    for n, seat in enumerate(ranking):
+        cx = x + (n // per_column) * col_w
+        ry = y + (n % per_column) * row_h
+        first = places[seat] == 1
+        cells.append(Cell((cx + pad, ry + pad // 2, col_w - 2 * pad, row_h - pad),
+                          "first" if first else ("row_alt" if n % 2 else "row")))
+        ink = theme.DARK_INK if first else theme.INK
+        inner = row_h - 2 * pad
+        texts.append(place := text.fit(_ordinal(places[seat]), (cx + 2 * pad, ry + pad,
+                                       col_w * 15 // 100, inner), max_size=140,
+                                       min_size=MIN_TEXT, colour=ink, align="left"))
+        texts.append(text.fit(seats[seat]["name"] + ("  WINNER" if first else ""),
+                              (cx + col_w * 18 // 100, ry + pad, col_w * 57 // 100, inner),
+                              max_size=140, min_size=MIN_TEXT, colour=ink, align="left"))
+        texts.append(total := text.fit(str(totals[seat]), (cx + col_w * 77 // 100, ry + pad,
+                                       col_w * 20 // 100, inner), max_size=140,
+                                       min_size=MIN_TEXT, colour=ink, align="right"))
+        keys += [place, total]
+
+
+def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
+    x, y, w, h = rect
+    joined = [s["name"] for s in view["seats"] if s.get("joined", True)]
+    texts.append(text.fit(f"Waiting for players: {len(joined)} of {len(view['seats'])} seats",
+                          (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
+                          colour=theme.GOLD))
+    texts.append(text.fit("  ·  ".join(joined) or "nobody yet", (x, y + h // 4, w, h // 2),
+                          max_size=110, min_size=MIN_TEXT, colour=theme.INK, max_lines=4))
+
+
+def layout(view: View, size: tuple[int, int]) -> WallLayout:
+    """Every box and text of the wall screen for `view` at `size` (pure)."""
+    width, height = size
+    m = max(4, min(width, height) // 60)
+    title_h = max(40, height // 9)
+    cells: list[Cell] = [Cell((0, 0, width, title_h), "title")]
+    tiles: list[TilePlace] = []
+    texts: list[Text] = []
+    keys: list[Text] = []
+    _title(view, (m, 0, width - 2 * m, title_h), texts)
+    body = (m, title_h + m, width - 2 * m, height - title_h - 2 * m)
+    prompt = view.get("prompt")
+    if prompt:
+        foot_h = max(24, height // 16)
+        body = (body[0], body[1], body[2], body[3] - foot_h - m)
+        texts.append(text.fit(str(prompt), (m, height - m - foot_h, width - 2 * m, foot_h),
+                              max_size=80, min_size=MIN_TEXT, colour=theme.INK_DIM))
+    if view["phase"] == "lobby":
+        _lobby(view, body, texts)
+    elif view["phase"] == "game_over":
+        _ranking(view, body, cells, texts, keys)
+    else:
+        _scoreboard(view, body, cells, tiles, texts, keys)
+    return WallLayout(size, tuple(cells), tuple(tiles), tuple(texts), tuple(keys))
