@@ -24,9 +24,6 @@ from typing import Any
 
 import pytest
 
-# `roundhouse replay` is still being written; until it exists there is nothing to run.
-pytest.importorskip("firmware_py.record")
-
 RECORDS = Path(__file__).parent / "records"
 BAD = RECORDS / "bad"
 
