@@ -295,19 +295,18 @@ def pass_refusal(s: State, plays: list[Play]) -> str | None:
     assert seat is not None
     if s._laid and not s._owe and _train_first_turn(s, seat):
         return None
+    known = s._drawn is not None or s._hands is not None
+    if known and plays:
+        if s._drawn is not None and o.drawn_tile == "must_play":
+            return f"You must play the {s._drawn} you drew."
+        if o.must_play:
+            return f"You can play the {plays[0].tile}, so you must play."
     if s._bcount and not s._draws:
         if s._owe:
             return "Follow your double: play a tile or draw."
         return "Draw a tile before passing."
-    known = s._drawn is not None or s._hands is not None
-    if not known or not plays:
-        if known and o.draw == "until_playable" and s._bcount and s._draws:
-            return "Keep drawing until you can play."
-        return None
-    if s._drawn is not None and o.drawn_tile == "must_play":
-        return f"You must play the {s._drawn} you drew."
-    if o.must_play:
-        return f"You can play the {plays[0].tile}, so you must play."
+    if known and not plays and o.draw == "until_playable" and s._bcount:
+        return "Keep drawing until you can play."
     return None
 
 
@@ -464,14 +463,15 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     n._pending = pending
     n._passes = 0
     n._laid = s._laid + 1
-    n._owe = tile.is_double
+    train_first = _train_first_turn(s, seat)
+    # A first-turn train owes nothing for its doubles (002: follow-ups from the second turn).
+    n._owe = tile.is_double and not train_first
     n._draws = 0
     n._drawn = None
-    train_first = _train_first_turn(s, seat)
     if train_first and s._line is None and why != "double":
         n._line = index
     if n._counts[seat] == 0:
-        if tile.is_double and not o.last_double_ends_round:
+        if n._owe and not o.last_double_ends_round:
             return n  # still owes its double: it draws, or passes with nothing left
         return _went_out(n, seat)
     if tile.is_double or train_first:
