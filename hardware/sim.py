@@ -24,7 +24,7 @@ from hardware.events import Button
 from hardware.rfid import PROTOCOLS, Reader, UnknownProtocol, open_reader
 from hardware.rfid.fake import UID_BYTES, FakeReader, PtyCable, fake_reader
 from hardware.sink import EventQueue
-from hardware.tags import Binding, TagRegistry, checked_uid, set_plan
+from hardware.tags import KINDS, Binding, TagRegistry, checked_uid, set_plan
 
 # BCM pins in pairs, as a Pi's header has them: 13 seats at most.
 SIM_PINS = range(2, 28)
@@ -140,9 +140,14 @@ class SimulatedTable:
         return self._readers[pad]
 
     def uid(self, tag: str | Binding) -> str:
-        """The UID of a tile ("12-5"), a `Binding`, or a UID given as it is."""
-        if isinstance(tag, str) and _TILE.fullmatch(tag.strip()):
-            tag = Binding.make("tile", tag)
+        """The UID of a tile ("12-5"), of "KIND:VALUE" ("marker:2", "marker:mexican",
+        "card:undo"), of a `Binding`, or a UID given as it is."""
+        if isinstance(tag, str):
+            kind, _, value = tag.strip().partition(":")
+            if kind in KINDS:
+                tag = Binding.make(kind, value)
+            elif _TILE.fullmatch(tag.strip()):
+                tag = Binding.make("tile", tag)
         if isinstance(tag, Binding):
             uid = self.registry.uid_of(tag)
             if uid is None:

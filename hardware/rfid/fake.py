@@ -196,8 +196,8 @@ class FakePn532:
         with self._seen:
             self._present[uid] = None
             target = self._reports.get(uid, 0) + 1
-            self._seen.wait_for(
-                lambda: self._reports.get(uid, 0) >= target or self._closed, timeout)
+            self._seen.wait_for(lambda: self._reports.get(uid, 0) >= target or self._closed
+                                or not self._cable.plugged, timeout)
             self._present.pop(uid, None)
 
     def close(self) -> None:

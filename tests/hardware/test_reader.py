@@ -1,0 +1,152 @@
+"""Readers on real ptys: bytes in, events out, through unplugging and bad wiring."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.rfid import UnknownProtocol, open_reader
+from hardware.rfid.fake import FakePn532, FakeRdm6300
+from hardware.rfid.rdm6300 import Rdm6300, encode
+
+UID = "67003B51C6"
+
+
+def test_a_tag_read_again_and_again_is_placed_once_and_removed_after_its_silence(
+        cable, events):
+    reader = open_reader("0", str(cable.path), "rdm6300", events, removal_ms=80)
+    try:
+        assert events.take(1) == [ReaderOnline("0")]
+        cable.write(encode(UID) * 3)
+        cable.write(encode(UID))
+        placed, removed = events.take(2)
+        assert placed == TagPlaced("0", UID)
+        assert removed == TagRemoved("0", UID)
+        assert removed.at - placed.at >= 0.08
+        assert events.empty()
+    finally:
+        reader.close()
+
+
+def test_bad_frames_are_counted_and_do_not_hide_the_next_tag(cable, events):
+    reader = open_reader("0", str(cable.path), "rdm6300", events, removal_ms=50)
+    try:
+        events.take(1)
+        cable.write(b"\x0267003B51C6CA\x03\x02\x02zz" + encode(UID))
+        assert events.take(1) == [TagPlaced("0", UID)]
+        # A wrong checksum, a frame cut by the next STX, a frame with a foreign byte.
+        assert reader.bad_frames == 3
+    finally:
+        reader.close()
+
+
+def test_a_missing_port_is_offline_once_then_online_when_it_appears(cable, events):
+    cable.unplug()
+    reader = open_reader("mexican", str(cable.path), "lines", events)
+    try:
+        (offline,) = events.take(1)
+        assert isinstance(offline, ReaderOffline)
+        assert f"cannot open {cable.path}" in offline.reason
+        assert not reader.online
+        cable.plug()
+        assert events.take(1) == [ReaderOnline("mexican")]
+        assert reader.online
+        cable.write(b"+04A22B3C\r\n")
+        assert events.take(1) == [TagPlaced("mexican", "04A22B3C")]
+    finally:
+        reader.close()
+
+
+def test_a_port_taken_by_another_program_is_reported(cable, events):
+    first = open_reader("0", str(cable.path), "rdm6300", events)
+    second_events = type(events)()
+    second = open_reader("1", str(cable.path), "rdm6300", second_events)
+    try:
+        assert events.take(1) == [ReaderOnline("0")]
+        (offline,) = second_events.take(1)
+        assert isinstance(offline, ReaderOffline)
+        assert "lock" in offline.reason
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_pn532_that_stops_answering_goes_offline_and_back_online(cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        assert events.take(1) == [ReaderOnline("2")]
+        chip.answering = False
+        (offline,) = events.take(1)
+        assert isinstance(offline, ReaderOffline)
+        assert "did not answer" in offline.reason
+        chip.answering = True
+        assert events.take(1) == [ReaderOnline("2")]
+        chip.tap("04A22B3C4D5E6F")
+        assert events.take(2) == [TagPlaced("2", "04A22B3C4D5E6F"),
+                                   TagRemoved("2", "04A22B3C4D5E6F")]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_pn532_sees_a_marker_and_a_tile_on_one_pad(cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("3", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place("04000000000001")
+        chip.tap("04000000000002")
+        assert events.take(3) == [TagPlaced("3", "04000000000001"),
+                                   TagPlaced("3", "04000000000002"),
+                                   TagRemoved("3", "04000000000002")]
+        chip.lift("04000000000001")
+        assert events.take(1) == [TagRemoved("3", "04000000000001")]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_defect_in_a_parser_is_reported_and_the_reader_goes_on(cable, events, monkeypatch):
+    real = Rdm6300.receive
+    calls = []
+
+    def failing_once(self, data, now):
+        calls.append(data)
+        if len(calls) == 1:
+            raise RuntimeError("boom")
+        return real(self, data, now)
+
+    monkeypatch.setattr(Rdm6300, "receive", failing_once)
+    reader = open_reader("0", str(cable.path), "rdm6300", events, removal_ms=50)
+    try:
+        events.take(1)
+        cable.write(b"x")
+        online, offline = ReaderOnline("0"), events.take(1)[0]
+        assert isinstance(offline, ReaderOffline) and "internal error" in offline.reason
+        assert events.take(1) == [online]
+        cable.write(encode(UID))
+        assert events.take(1) == [TagPlaced("0", UID)]
+        assert reader.is_alive()
+    finally:
+        reader.close()
+
+
+def test_close_stops_the_thread_at_once_even_while_idle(cable, events):
+    fake = FakeRdm6300(cable, repeat_s=0.02)
+    reader = open_reader("0", str(cable.path), "rdm6300", events)
+    events.take(1)
+    fake.place(UID)
+    events.take(1)
+    reader.close(timeout=1.0)
+    assert not reader.is_alive()
+    fake.close()
+    assert events.empty()
+    assert not any(t.name == "rfid-0" for t in threading.enumerate())
+
+
+def test_an_unknown_protocol_is_refused_by_name(events):
+    with pytest.raises(UnknownProtocol, match="expected one of rdm6300, pn532, lines"):
+        open_reader("0", "loop://", "wiegand", events)

@@ -1,0 +1,142 @@
+"""The simulated table end to end: mock pins and fake readers through the real adapters."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from hardware.events import (
+    Button,
+    ButtonHeld,
+    ButtonPressed,
+    ButtonReleased,
+    ReaderOffline,
+    ReaderOnline,
+    TagPlaced,
+    TagRemoved,
+)
+from hardware.sim import SimError, SimulatedTable
+from hardware.tags import Binding, TagRegistry
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> Iterator[TagRegistry]:
+    registry = TagRegistry(tmp_path / "roundhouse.db")
+    yield registry
+    registry.close()
+
+
+def table(events, registry, protocol: str = "rdm6300", **options) -> SimulatedTable:
+    sim = SimulatedTable(2, ["0", "1", "mexican"], events, registry=registry,
+                         protocol=protocol, set_size=6, removal_ms=60, pass_hold_s=0.05,
+                         **options)
+    assert sorted(events.take(3), key=lambda e: e.pad) == [
+        ReaderOnline("0"), ReaderOnline("1"), ReaderOnline("mexican")]
+    return sim
+
+
+@pytest.mark.parametrize("protocol", ["rdm6300", "pn532", "lines"])
+def test_taps_reach_the_queue_as_the_registry_s_tags(events, registry, protocol):
+    with table(events, registry, protocol) as sim:
+        assert sim.enroll_set() == 28 + 2 + 1 + 4
+        assert sim.enroll_set() == 0
+        sim.tap("1", "6-5")
+        placed, removed = events.take(2)
+        assert isinstance(placed, TagPlaced) and placed.pad == "1"
+        assert registry.lookup(placed.uid) == Binding("tile", "6-5")
+        assert removed == TagRemoved("1", placed.uid)
+        sim.place("mexican", "marker:mexican")
+        (marker,) = events.take(1)
+        assert registry.lookup(marker.uid) == Binding("marker", "mexican")
+        sim.tap("mexican", "5-6")
+        sim.lift("mexican", Binding("marker", "mexican"))
+        assert {(type(e), e.uid) for e in events.take(3)} == {
+            (TagPlaced, sim.uid("6-5")), (TagRemoved, sim.uid("6-5")),
+            (TagRemoved, marker.uid)}
+        assert events.empty()
+
+
+def placed(seen: list) -> int:
+    return sum(isinstance(e, TagPlaced) for e in seen)
+
+
+@pytest.mark.parametrize("protocol", ["rdm6300", "pn532", "lines"])
+def test_unplug_and_replug_while_tiles_are_tapped(events, registry, protocol):
+    with table(events, registry, protocol) as sim:
+        sim.enroll_set()
+        tiles = ["6-6", "6-5", "6-4", "6-3", "6-2", "6-1", "6-0", "5-5"]
+        seen: list = []
+        for tile in tiles[:3]:
+            sim.tap("0", tile)
+        while placed(seen) < 3:
+            seen += events.take(1)
+        sim.unplug("0")
+        while not isinstance(seen[-1], ReaderOffline):
+            seen += events.take(1)
+        for tile in tiles[3:5]:
+            sim.tap("0", tile)  # lost with the cable
+        sim.replug("0")
+        while not isinstance(seen[-1], ReaderOnline):
+            seen += events.take(1)
+        for tile in tiles[5:]:
+            sim.tap("0", tile)
+        # Every tap placed and removed, the offline and the online.
+        while len(seen) < 2 * 6 + 2:
+            seen += events.take(1)
+        # Nothing more comes, not even after another removal time.
+        with pytest.raises(queue.Empty):
+            events.get(timeout=0.15)
+        states = [type(e) for e in seen if isinstance(e, ReaderOffline | ReaderOnline)]
+        assert states == [ReaderOffline, ReaderOnline]
+        # Each tap placed once, in order, and removed once after it was placed.
+        assert [registry.lookup(e.uid).value for e in seen if isinstance(e, TagPlaced)] == (
+            tiles[:3] + tiles[5:])
+        for uid in (sim.uid(t) for t in tiles[:3] + tiles[5:]):
+            assert [type(e) for e in seen if getattr(e, "uid", None) == uid] == [
+                TagPlaced, TagRemoved]
+        assert sim.reader("0").bad_frames == 0
+
+
+def test_garbled_bytes_are_counted_and_the_next_tap_still_arrives(events, registry):
+    with table(events, registry) as sim:
+        sim.enroll_set()
+        sim.garble("0", b"\x0267003B51C6CA\x03\xff\x02\x02")
+        sim.tap("0", "3-3")
+        placed, _ = events.take(2)
+        assert placed == TagPlaced("0", sim.uid("3-3"))
+        # A wrong checksum, and two frames cut short by the next STX.
+        assert sim.reader("0").bad_frames == 3
+
+
+def test_buttons_press_and_hold(events, registry):
+    with table(events, registry) as sim:
+        sim.press(1, Button.DRAW)
+        sim.hold(0, "pass")
+        assert events.take(5) == [
+            ButtonPressed(1, Button.DRAW), ButtonReleased(1, Button.DRAW),
+            ButtonPressed(0, Button.PASS), ButtonHeld(0, Button.PASS),
+            ButtonReleased(0, Button.PASS)]
+
+
+def test_what_the_table_does_not_have_is_refused(events, registry):
+    with table(events, registry) as sim:
+        with pytest.raises(SimError, match="seats 0 to 1, not 5"):
+            sim.press(5, Button.DRAW)
+        with pytest.raises(SimError, match="not '7'"):
+            sim.tap("7", "6-6")
+        with pytest.raises(SimError, match="enroll_set"):
+            sim.tap("0", "6-6")
+    with pytest.raises(SimError, match="MockFactory"):
+        SimulatedTable(1, [], events, registry=registry, pin_factory=object)
+
+
+def test_an_existing_mock_factory_may_be_given(events, registry):
+    factory = MockFactory()
+    with SimulatedTable(1, [], events, registry=registry, pin_factory=factory) as sim:
+        sim.press(0, Button.PASS)
+        assert events.take(2) == [ButtonPressed(0, Button.PASS), ButtonReleased(0, Button.PASS)]
+    factory.close()
