@@ -52,6 +52,7 @@ from firmware_py.rules import (
     apply,
     legal_actions,
     new_game,
+    set_tiles,
 )
 from hardware.events import (
     Button,
@@ -226,9 +227,8 @@ class Game:
         pips = self.set_size - state.round
         return Tile(pips, pips)
 
-    def set_tiles(self) -> list[Tile]:
-        n = self.set_size
-        return [Tile(a, b) for a in range(n, -1, -1) for b in range(a, -1, -1)]
+    def set_tiles(self) -> tuple[Tile, ...]:
+        return tuple(set_tiles(self.set_size))
 
     # --- the reducer: (moment, entry) -> next moment ----------------------------------
 
@@ -378,13 +378,19 @@ class Game:
             assert isinstance(start, StartRound)
             drawn = [a.tile for a in played if isinstance(a, Draw) and a.tile is not None]
             if draw.tile in drawn or draw.tile not in (start.boneyard or ()):
-                raise refusal from None
+                raise Refused(self._whereabouts(m.state, draw.tile)) from refusal
             rest = [t for t in start.boneyard or () if t not in drawn and t is not draw.tile]
             again = self._start(base, start._replace(boneyard=(*drawn, draw.tile, *rest)))
             for action in played[1:]:
                 again = self._after(again, action, apply(again.state, action))
             again = replace(again, drawing=m.drawing)
             return self._after(again, draw, apply(again.state, draw))
+
+    def _whereabouts(self, state: State, tile: Tile | None) -> str:
+        for seat, hand in enumerate(state.hands):
+            if hand is not None and tile in hand:
+                return f"The {tile} is in {self.names[seat]}'s hand."
+        return f"The {tile} is not in the boneyard."
 
     def _after(self, m: Moment, action: Action, state: State) -> Moment:
         last_play = m.last_play
@@ -1011,10 +1017,10 @@ class Table:
         if state.pending_doubles:
             train_id, tile = state.pending_doubles[0]
             return f"{fresh}{name}: satisfy the {tile} on {self._train_title(game, train_id)}"
-        if game.option("first_turn") == "train" and not state.first_turn_done[state.turn]:
-            return f"{fresh}{name}: lay your train, then PASS"
         if isinstance(last, Draw) and last.seat == state.turn:
             return f"{name}: play the drawn tile or PASS"
+        if game.option("first_turn") == "train" and not state.first_turn_done[state.turn]:
+            return f"{fresh}{name}: lay your train, then PASS"
         if state.boneyard_count == 0:
             return f"{fresh}{name}: play or PASS"
         return f"{fresh}{name}: play or DRAW"
@@ -1081,45 +1087,13 @@ def _branch_view(branch: Any) -> dict[str, Any]:
 def record_from_entries(
     meta: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
-    """The game record (DESIGN.md) of a journaled game: replaying it with
-    `roundhouse replay` gives the game's final state."""
-    game = Game.from_meta(meta)
+    """The game record (DESIGN.md) of a journaled game: `roundhouse replay` brings it to
+    the game's last state. Raises `TableError` if the entries cannot be replayed."""
+    from firmware_py.record import record_from_game
+
+    try:
+        game = Game.from_meta(meta)
+    except (RulesError, KeyError, TypeError, ValueError) as err:
+        raise TableError(f"the game's meta {dict(meta)} cannot be read: {err}") from err
     moment = game.replay(entries)[-1]
-    rounds: list[dict[str, Any]] = []
-    drawn: list[Tile] = []
-    for action in moment.actions():
-        if isinstance(action, StartRound):
-            drawn = []
-            rounds.append(
-                {
-                    "engine": moment.engines[len(rounds)],
-                    "starter": action.starter,
-                    "hands": _hands_json(action.hands),
-                    "boneyard": [str(t) for t in action.boneyard]
-                    if action.boneyard is not None
-                    else None,
-                    "moves": [],
-                }
-            )
-            continue
-        if isinstance(action, Draw) and game.tracked and action.tile is not None:
-            # A record's known boneyard is in draw order: put each drawn tile next.
-            drawn.append(action.tile)
-            round_ = rounds[-1]
-            rest = [t for t in round_["boneyard"] if t not in {str(d) for d in drawn}]
-            round_["boneyard"] = [str(d) for d in drawn] + rest
-            round_["moves"].append({"seat": action.seat, "draw": True})
-            continue
-        rounds[-1]["moves"].append(action_to_json(action))
-    return {
-        "format": "roundhouse/1",
-        "rules": game.rules,
-        "players": list(game.names),
-        "rounds": rounds,
-    }
-
-
-def _hands_json(hands: object) -> object:
-    if hands is None:
-        return None
-    return [[str(t) for t in hand] if isinstance(hand, tuple) else hand for hand in hands]  # type: ignore[attr-defined]
+    return record_from_game(game.options, game.names, moment.actions())

@@ -7,16 +7,8 @@ import random
 
 import pytest
 
-from firmware_py.rules import (
-    Options,
-    StartRound,
-    Tile,
-    action_from_json,
-    apply,
-    legal_actions,
-    new_game,
-    state_to_json,
-)
+from firmware_py.record import parse_record, replay
+from firmware_py.rules import legal_actions, state_to_json
 from firmware_py.simtable import Driver
 from firmware_py.table import record_from_entries
 from hardware.events import TagPlaced, TagRemoved
@@ -64,27 +56,6 @@ def play(rig, seed, games=1):
     return driver.play(games)
 
 
-def replay_record(record):
-    """Apply a game record with the engine alone (DESIGN.md's contract)."""
-    options = Options.from_json(record["rules"])
-    state = new_game(options, len(record["players"]))
-    for round_ in record["rounds"]:
-        hands = round_["hands"]
-        start = StartRound(
-            None if hands is None else tuple(
-                tuple(Tile.parse(t) for t in h) if isinstance(h, list) else h for h in hands
-            ),
-            None if round_["boneyard"] is None
-            else tuple(Tile.parse(t) for t in round_["boneyard"]),
-            round_["starter"],
-            Tile.parse(round_["engine"]),
-        )
-        state = apply(state, start)
-        for move in round_["moves"]:
-            state = apply(state, action_from_json(move))
-    return state
-
-
 CASES = [
     ("classic", "open", 4),  # the engine's holder taps it, or the hunt finds it
     ("tournament", "open", 3),  # engine set aside, the table chooses who leads
@@ -114,7 +85,9 @@ def test_a_whole_game_through_buttons_and_pads(rig_factory, preset, hand_mode, s
     meta, entries = rig.journal.meta(game_id), rig.journal.entries(game_id)
     record = record_from_entries(meta, entries)
     final = rig.table.moment.state
-    assert state_to_json(replay_record(record)) == state_to_json(final)
+    replayed = replay(parse_record(json.loads(json.dumps(record))))
+    assert replayed.error is None
+    assert state_to_json(replayed.state) == state_to_json(final)
 
 
 def test_a_new_game_starts_with_the_same_seats(rig_factory):

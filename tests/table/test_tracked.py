@@ -1,0 +1,89 @@
+"""Tracked hands: the deal and every draw are tapped on the seat's own pad."""
+
+from __future__ import annotations
+
+from firmware_py.rules import Tile, set_tiles
+from hardware.events import Button
+
+# Ana holds 12-11 .. 12-0, Bo 11-11 .. 11-0, Cy 10-10 .. 10-0 and 9-9, Di 9-8 .. 8-6.
+TILES = [t for t in reversed(set_tiles(12)) if t is not Tile(12, 12)]
+HANDS = [TILES[12 * e : 12 * e + 12] for e in range(4)]
+
+
+def dealt(rig_factory, *, rules="tournament"):
+    rig = rig_factory(rules=rules, hand_mode="tracked")
+    rig.start(0, 1, 2, 3)
+    for e, hand in enumerate(HANDS):
+        for tile in hand:
+            rig.tap(e, str(tile))
+    return rig
+
+
+def test_the_deal_counts_the_tiles_each_seat_taps_on_its_own_pad(rig_factory):
+    rig = rig_factory(rules="tournament", hand_mode="tracked")
+    view = rig.start(0, 1, 2, 3)
+    assert view["phase"] == "deal"
+    assert view["prompt"] == (
+        "Round 1: put the 12-12 in the hub, then tap your dealt tiles on your own pad "
+        "(Ana 0/12, Bo 0/12, Cy 0/12, Di 0/12)"
+    )
+    view = rig.tap(1, "12-12")
+    assert view["rejection"]["text"] == "The 12-12 is this round's engine: put it in the hub."
+    view = rig.tap("mexican", "3-1")
+    assert view["rejection"]["text"] == "Tap your dealt tiles on your own pad."
+    rig.tap(1, "3-1")
+    view = rig.tap(2, "1-3")
+    assert view["rejection"]["text"] == "The 3-1 is already in Bo's hand."
+    assert [s["hand"] for s in view["seats"]] == [0, 1, 0, 0]
+    assert view["boneyard"] == 91 - 1 - 1
+
+
+def test_the_round_starts_when_every_hand_is_complete(rig_factory):
+    rig = dealt(rig_factory)
+    view = rig.view
+    assert view["phase"] == "play" and view["turn"] == 0
+    assert [s["hand"] for s in view["seats"]] == [12, 12, 12, 12]
+    assert rig.table.moment.state.hands == tuple(tuple(h) for h in HANDS)
+    view = rig.tap(0, "5-5")
+    assert view["rejection"]["text"] == "Ana doesn't hold the 5-5."
+
+
+def test_a_draw_waits_for_the_drawn_tile_on_the_seats_own_pad(rig_factory):
+    rig = dealt(rig_factory)
+    rig.tap(0, "12-0")
+    rig.press(0, Button.PASS)
+    view = rig.press(1)
+    assert view["prompt"] == "Bo: tap the tile you drew on your own pad"
+    assert view["seats"][1]["hand"] == 12
+    assert rig.press(1, Button.PASS)["rejection"]["text"] == (
+        "Bo: tap the tile you drew on your own pad."
+    )
+    assert rig.tap(2, "8-5")["rejection"]["text"] == "Bo: tap the tile you drew on your own pad."
+    assert rig.tap(1, "10-10")["rejection"]["text"] == "The 10-10 is in Cy's hand."
+    view = rig.tap(1, "6-2")  # any face-down tile: their order is unknown
+    assert view["seats"][1]["hand"] == 13 and view["boneyard"] == 90 - 48 - 1
+    assert rig.table.moment.state.hands[1][-1] is Tile(6, 2)
+    assert view["turn"] == 2  # the 6-2 cannot start Bo's train: his turn is over
+
+
+def test_draws_in_any_order_survive_undo_and_restart(rig_factory):
+    rig = dealt(rig_factory)
+    rig.tap(0, "12-0")
+    rig.press(0, Button.PASS)
+    rig.press(1)
+    rig.tap(1, "8-5")
+    rig.press(2)
+    rig.tap(2, "6-2")
+    view = rig.card("undo")
+    assert view["prompt"] == "Cy: tap the tile you drew on your own pad"
+    rig.tap(2, "7-7")
+    before = rig.view
+    assert [s["hand"] for s in before["seats"]] == [11, 13, 13, 12]
+    assert before["turn"] == 3
+    again = rig.restart()
+    assert {k: v for k, v in again.view.items() if k != "readers"} == {
+        k: v for k, v in before.items() if k != "readers"
+    }
+    hands = again.table.moment.state.hands
+    assert hands == rig.table.moment.state.hands
+    assert (hands[1][-1], hands[2][-1]) == (Tile(8, 5), Tile(7, 7))
