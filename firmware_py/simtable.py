@@ -179,24 +179,41 @@ def simulate(
     screens: bool = False,
     say: Callable[[str], None] = lambda _: None,
 ) -> list[str]:
-    """Run the service on a simulated table until `games` games are over (0: forever);
-    returns one line per finished game."""
+    """Run the service on a simulated table until `games` games are over (0: until the
+    service stops); returns one line per finished game."""
     from firmware_py.daemon import Service
     from hardware.sim import SimulatedTable
 
+    # Flat out, a hold is as short as the buttons allow and a tag leaves a pad quickly.
+    hold_s = (config.draw_hold_s, config.pass_hold_s) if pace else (0.05, 0.05)
+    removal_ms = 300 if pace else 60
     service = Service(config, attach_hardware=False)
     service.start()
     hardware: SimulatedTable | None = None
     children: list[subprocess.Popen[bytes]] = []
     try:
-        pads = [r.pad for r in config.readers]
         hardware = SimulatedTable(
-            len(config.seats), pads, service.events, registry=service.registry
+            len(config.seats),
+            [r.pad for r in config.readers],
+            service.events,
+            registry=service.registry,
+            set_size=_largest_set(config),
+            removal_ms=removal_ms,
+            draw_hold_s=hold_s[0],
+            pass_hold_s=hold_s[1],
         )
         hardware.enroll_set()
         if screens:
             children = _start_screens(config.socket, frames)
-        driver = Driver(service.table, hardware, bots, random.Random(seed), pace=pace, say=say)
+        driver = Driver(
+            service.table,
+            hardware,
+            bots,
+            random.Random(seed),
+            pace=pace,
+            retap_s=removal_ms / 1000 + 0.05,
+            say=say,
+        )
         return driver.play(games, stopped=service.finished.is_set)
     finally:
         for child in children:
@@ -209,6 +226,20 @@ def simulate(
         if hardware is not None:
             hardware.close()
         service.stop()
+
+
+def _largest_set(config: Config) -> int:
+    """The largest set any preset of the table deals for its seats (so every tile of
+    any game there has a tag)."""
+    from firmware_py.rules import Options, RulesError
+
+    sizes = [12]
+    for rules in (config.rules, *config.presets):
+        try:
+            sizes.append(Options.from_json(rules).deal_for(len(config.seats))[0])
+        except RulesError:
+            continue
+    return max(sizes)
 
 
 def _start_screens(socket: Path, frames: Path | None) -> list[subprocess.Popen[bytes]]:
@@ -238,6 +269,7 @@ class Driver:
         rng: random.Random,
         *,
         pace: float = 0.0,
+        retap_s: float = 0.0,
         say: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.table = table
@@ -252,6 +284,10 @@ class Driver:
         self.deal: StartRound | None = None  # tracked hands: the deal being tapped
         self.boneyard: list[Tile] = []  # face down, in the order they will be drawn
         self.markers_out: set[int] = set()
+        # A reader reports a tag once while it stays: the same tile tapped again on the
+        # same pad (drawn, then played) must wait until the pad has let go of it.
+        self.retap_s = retap_s
+        self._tapped: dict[tuple[str, str], float] = {}
 
     # --- the game loop ---------------------------------------------------------------
 
@@ -323,7 +359,7 @@ class Driver:
             missing = [t for t in hand if t not in m.dealt[e]]
             if missing:
                 pad, tile = str(game.seats[e]), str(missing[0])
-                self._input(self.hardware.tap, pad, tile, pause=False)
+                self._input(self._tap, pad, tile, pause=False)
                 return
 
     def _open_shadow(self, game: Game, m: Moment) -> State:
@@ -343,7 +379,7 @@ class Driver:
         shadow = self._open_shadow(game, m)
         if shadow.engine_laid:
             pad, engine = str(game.seats[shadow.turn or 0]), str(shadow.engine)
-            self._input(self.hardware.tap, pad, engine)
+            self._input(self._tap, pad, engine)
             return
         hunter = m.hunter or 0
         self._input(self.hardware.press, game.seats[hunter], Button.DRAW)
@@ -359,7 +395,7 @@ class Driver:
         missing = [t for t in hand if t not in shown]
         if missing:
             pad, tile = str(seat), str(missing[0])
-            self._input(self.hardware.tap, pad, tile, pause=False)
+            self._input(self._tap, pad, tile, pause=False)
         else:
             self._input(self.hardware.press, seat, Button.PASS)
 
@@ -382,13 +418,13 @@ class Driver:
         seat = game.seats[turn]
         if m.drawing is not None:
             tile = str(self.boneyard.pop(0))
-            self._input(self.hardware.tap, str(seat), tile, pause=False)
+            self._input(self._tap, str(seat), tile, pause=False)
             return
         action = self.bots[turn].choose(shadow, self.rng)
         if isinstance(action, Play):
             pad = MEXICAN if action.train == MEXICAN else str(game.seats[int(action.train)])
             tile = str(action.tile)
-            self._input(self.hardware.tap, pad, tile)
+            self._input(self._tap, pad, tile)
         elif isinstance(action, Draw | Pass):
             button = Button.DRAW if isinstance(action, Draw) else Button.PASS
             self._input(self.hardware.press, seat, button)
@@ -427,6 +463,13 @@ class Driver:
                 self.markers_out.discard(e)
 
     # --- talking to the table --------------------------------------------------------
+
+    def _tap(self, pad: str, tile: str) -> None:
+        at = self._tapped.get((pad, tile))
+        if at is not None:
+            time.sleep(max(0.0, at + self.retap_s - time.monotonic()))
+        self.hardware.tap(pad, tile)
+        self._tapped[(pad, tile)] = time.monotonic()
 
     def _input(self, act: Callable[..., object], *args: object, pause: bool = True) -> None:
         """Do one thing at the table and wait until the table has taken it."""

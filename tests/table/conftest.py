@@ -10,6 +10,7 @@ import pytest
 
 from firmware_py.config import Config, ReaderConfig, SeatConfig, example_config, load_config
 from firmware_py.journal import Journal
+from firmware_py.rules import legal_actions
 from firmware_py.table import Table
 from hardware.events import (
     Button,
@@ -22,6 +23,13 @@ from hardware.events import (
 )
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
+
+
+class RandomBot:
+    """Any legal action, at random (what the engine allows with every hand known)."""
+
+    def choose(self, state: Any, rng: Any) -> Any:
+        return rng.choice(list(legal_actions(state)))
 
 
 class Binding(NamedTuple):
@@ -112,6 +120,16 @@ class Rig:
         opened = self.journal.open_game()
         assert opened is not None
         return opened[2]
+
+
+@pytest.fixture
+def config_factory(tmp_path: Path):
+    return lambda **kwargs: make_config(tmp_path, **kwargs)
+
+
+@pytest.fixture
+def random_bot() -> RandomBot:
+    return RandomBot()
 
 
 @pytest.fixture

@@ -8,15 +8,10 @@ import random
 import pytest
 
 from firmware_py.record import parse_record, replay
-from firmware_py.rules import legal_actions, state_to_json
+from firmware_py.rules import state_to_json
 from firmware_py.simtable import Driver
 from firmware_py.table import record_from_entries
 from hardware.events import TagPlaced, TagRemoved
-
-
-class RandomBot:
-    def choose(self, state, rng):
-        return rng.choice(list(legal_actions(state)))
 
 
 class DirectHardware:
@@ -51,8 +46,8 @@ class DirectHardware:
         self.rig.send(TagRemoved(pad, "M" + tag.partition(":")[2]))
 
 
-def play(rig, seed, games=1):
-    driver = Driver(rig.table, DirectHardware(rig), [RandomBot()] * 8, random.Random(seed))
+def play(rig, bot, seed, games=1):
+    driver = Driver(rig.table, DirectHardware(rig), [bot] * 8, random.Random(seed))
     return driver.play(games)
 
 
@@ -65,12 +60,14 @@ CASES = [
 
 
 @pytest.mark.parametrize("preset,hand_mode,seats", CASES)
-def test_a_whole_game_through_buttons_and_pads(rig_factory, preset, hand_mode, seats):
+def test_a_whole_game_through_buttons_and_pads(
+    rig_factory, random_bot, preset, hand_mode, seats
+):
     rig = rig_factory(
         rules={"preset": preset, "rounds": 3}, hand_mode=hand_mode, seats=seats
     )
     rig.readers_online()
-    results = play(rig, seed=7)
+    results = play(rig, random_bot, seed=7)
     assert len(results) == 1
     view = rig.view
     assert view["phase"] == "game_over"
@@ -90,9 +87,9 @@ def test_a_whole_game_through_buttons_and_pads(rig_factory, preset, hand_mode, s
     assert state_to_json(replayed.state) == state_to_json(final)
 
 
-def test_a_new_game_starts_with_the_same_seats(rig_factory):
+def test_a_new_game_starts_with_the_same_seats(rig_factory, random_bot):
     rig = rig_factory(rules={"preset": "tournament", "rounds": 1}, seats=4)
-    assert len(play(rig, seed=3, games=2)) == 2
+    assert len(play(rig, random_bot, seed=3, games=2)) == 2
     games = rig.journal.games()
     assert len(games) == 2
     assert all(g.players == ("Ana", "Bo", "Cy", "Di") for g in games)
