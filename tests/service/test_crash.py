@@ -1,0 +1,284 @@
+"""Pulling the plug: a service playing a game is SIGKILLed at random moments.
+
+The service runs in a child process: the table service on a simulated table, with
+players acting through presses and pad taps, until the parent kills it. A screen on the
+view socket records every view it is shown. After each kill the parent checks that
+
+- the restarted service shows exactly the state a fresh replay of the committed journal
+  gives, and
+- nothing a screen was shown is missing: the last view seen before the kill is covered
+  by that replay (its rounds, scores and every tile laid are still there).
+
+The players decide from the table's own state alone, so they pick the game up again
+after every restart, as people at a real table would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import multiprocessing
+import random
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+KILLS = 55
+PHASES = ("lobby", "deal", "play", "round_over", "game_over")
+
+
+# --- the child: a service with players ----------------------------------------------------
+
+
+def _config(folder: Path) -> Any:
+    from firmware_py.config import example_config, load_config
+
+    base = load_config(example_config("sim"))
+    # Engine set aside, open hands: every step follows from what the table shows.
+    return dataclasses.replace(base, rules={"preset": "tournament", "rounds": 3},
+                               hand_mode="open",
+                               database=folder / "table.db", socket=folder / "view.sock",
+                               watchdog=False)
+
+
+class Players:
+    """Four players who act only through the table's inputs and read only the table."""
+
+    def __init__(self, service: Any, rng: random.Random) -> None:
+        from hardware.tags import set_plan
+
+        self.service = service
+        self.table = service.table
+        self.rng = rng
+        self.uids: dict[str, str] = {}
+        registry = service.registry
+        for n, binding in enumerate(set_plan(12, len(service.config.seats))):
+            uid = registry.uid_of(binding) or f"{0xC0DE0000 + n:08X}00"
+            registry.bind(uid, binding.kind, binding.value)
+            self.uids[f"{binding.kind}:{binding.value}"] = uid
+
+    def play(self) -> None:
+        while True:
+            game, m = self.table.game, self.table.moment
+            if game is None:
+                self.lobby()
+            elif m.stage == "over":
+                return
+            elif m.stage == "lead":
+                self.act(self.press, game.seats[self.rng.randrange(game.players)], "draw")
+            elif m.stage == "summary":
+                self.act(self.hold, game.seats[0], "draw")
+            elif m.stage == "reveal":
+                self.reveal(game, m)
+            elif m.stage == "play":
+                self.move(game, m)
+            else:
+                raise AssertionError(f"the players do not know the stage {m.stage!r}")
+
+    def lobby(self) -> None:
+        joined = self.table.joined
+        for seat in self.table.seat_numbers:
+            if seat not in joined:
+                self.act(self.press, seat, "draw")
+                return
+        self.act(self.hold, joined[0], "draw")
+
+    def move(self, game: Any, m: Any) -> None:
+        from firmware_py.rules import MEXICAN, Draw, Play, legal_actions
+
+        actions = list(legal_actions(m.state))
+        plays = [a for a in actions if isinstance(a, Play)]
+        draws = [a for a in actions if isinstance(a, Draw)]
+        action = self.rng.choice(plays or draws or actions)
+        seat = game.seats[action.seat]
+        if isinstance(action, Play):
+            pad = MEXICAN if action.train == MEXICAN else str(game.seats[int(action.train)])
+            self.act(self.tap, pad, f"tile:{action.tile}")
+        else:
+            self.act(self.press, seat, "draw" if isinstance(action, Draw) else "pass")
+
+    def reveal(self, game: Any, m: Any) -> None:
+        state = m.state
+        e = state.awaiting_reveal[0]
+        shown = m.shown or ((),) * game.players
+        if len(shown[e]) < state.hand_counts[e]:
+            seen = {t for train in state.trains.values() for t in _laid(train)}
+            seen |= {t for hand in shown for t in hand} | {state.engine}
+            unseen = [t for t in game.set_tiles() if t not in seen]
+            self.act(self.tap, str(game.seats[e]), f"tile:{self.rng.choice(unseen)}")
+        else:
+            self.act(self.press, game.seats[e], "pass")
+
+    # --- the table's inputs ----------------------------------------------------------
+
+    def press(self, seat: int, button: str) -> None:
+        from hardware.events import Button, ButtonPressed, ButtonReleased
+
+        self.service.events.put(ButtonPressed(seat, Button(button)))
+        self.service.events.put(ButtonReleased(seat, Button(button)))
+
+    def hold(self, seat: int, button: str) -> None:
+        from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
+
+        for event in (ButtonPressed, ButtonHeld, ButtonReleased):
+            self.service.events.put(event(seat, Button(button)))
+
+    def tap(self, pad: str, tag: str) -> None:
+        from hardware.events import TagPlaced, TagRemoved
+
+        self.service.events.put(TagPlaced(pad, self.uids[tag]))
+        self.service.events.put(TagRemoved(pad, self.uids[tag]))
+
+    def act(self, how: Any, *args: Any) -> None:
+        before = (self.table.moment, self.table.rejection, self.table.joined)
+        how(*args)
+        deadline = time.monotonic() + 10
+        while (self.table.moment, self.table.rejection, self.table.joined) == before:
+            if self.service.finished.is_set() or time.monotonic() > deadline:
+                raise AssertionError("the table stopped answering")
+            time.sleep(0.0005)
+        rejection = self.table.rejection
+        if rejection is not None and rejection is not before[1]:
+            raise AssertionError(f"the table refused a player: {rejection}")
+
+
+def _laid(train: Any) -> list[Any]:
+    from firmware_py.rules import Tile
+
+    tiles = [Tile.parse(str(laid)) for laid in train.tiles]
+    for branch in train.branches:
+        tiles += _laid(branch)
+    return tiles
+
+
+def child(folder: Path, seed: int, ready: Any, go: Any) -> None:
+    from firmware_py.daemon import Service
+
+    service = Service(_config(folder), attach_hardware=False)
+    service.start()
+    ready.set()
+    go.wait()  # the parent's screen has taken the first view
+    Players(service, random.Random(seed)).play()
+    service.finished.wait()
+
+
+# --- the parent ---------------------------------------------------------------------------
+
+
+class Screen(threading.Thread):
+    """Records every view the service publishes until the connection drops."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(str(path))
+        self.file = self.sock.makefile("rb")
+        self.views: list[dict[str, Any]] = []
+        self.first = threading.Event()
+
+    def run(self) -> None:
+        for line in self.file:
+            if not line.endswith(b"\n"):
+                break
+            self.views.append(json.loads(line))
+            self.first.set()
+        self.first.set()
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def _replay(config: Any) -> tuple[dict[str, Any], Any]:
+    """The view a fresh table gives from the committed journal alone, and the newest
+    game's summary (None before the first game)."""
+    from firmware_py.journal import Journal
+    from firmware_py.table import Table
+    from hardware.tags import TagRegistry
+
+    journal = Journal(config.database)
+    registry = TagRegistry(config.database)
+    try:
+        games = journal.games()
+        return Table(config, journal, registry.lookup).view(), games[-1] if games else None
+    finally:
+        registry.close()
+        journal.close()
+
+
+def _public(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "seq"}
+
+
+def _assert_covers(replay: dict[str, Any], seen: dict[str, Any]) -> None:
+    """Everything the screen was shown is still in the replayed state."""
+    if seen["phase"] == "lobby":
+        return  # seats joining are not part of any game yet
+    assert replay["phase"] != "lobby", "a game the screens showed is gone"
+    assert replay["scores"][: len(seen["scores"])] == seen["scores"]
+    assert (replay["round"], len(replay["scores"])) >= (seen["round"], len(seen["scores"]))
+    if replay["round"] == seen["round"] and len(replay["scores"]) == len(seen["scores"]):
+        assert PHASES.index(replay["phase"]) >= PHASES.index(seen["phase"])
+        assert replay["boneyard"] <= seen["boneyard"]
+        replay_trains = {t["id"]: t["tiles"] for t in replay["trains"]}
+        for train in seen["trains"]:
+            laid = replay_trains[train["id"]]
+            assert laid[: len(train["tiles"])] == train["tiles"], train["id"]
+
+
+def _start_child(folder: Path, seed: int) -> tuple[Any, Any]:
+    # Forked, so that each restart costs a service start and not a Python start.
+    context = multiprocessing.get_context("fork")
+    ready, go = context.Event(), context.Event()
+    proc = context.Process(target=child, args=(folder, seed, ready, go), daemon=True)
+    proc.start()
+    assert ready.wait(10), "the service did not start"
+    return proc, go
+
+
+@pytest.mark.slow
+def test_sigkill_at_random_moments_loses_nothing_shown(tmp_path):
+    rng = random.Random(20261130)
+    folder = tmp_path / "table-1"
+    folder.mkdir()
+    config = _config(folder)
+    expected: dict[str, Any] | None = None
+    played = kills = games = 0
+    while kills < KILLS:
+        proc, go = _start_child(folder, rng.randrange(2**32))
+        screen = Screen(config.socket)
+        screen.start()
+        assert screen.first.wait(10)
+        if expected is not None:
+            # The restarted table shows exactly the replay of what was committed.
+            assert _public(screen.views[0]) == expected
+        go.set()
+        time.sleep(rng.uniform(0.0, 0.3))
+        proc.kill()  # SIGKILL
+        proc.join()
+        assert proc.exitcode == -signal.SIGKILL
+        kills += 1
+        screen.join(5)
+        screen.close()
+        played += len(screen.views)
+        seen = screen.views[-1]
+        replay, game = _replay(config)
+        if game is None or game.finished is None:
+            _assert_covers(replay, seen)
+            expected = _public(replay)
+            continue
+        # A finished game is closed in the journal; the table waits in the lobby.
+        if seen["phase"] == "game_over":
+            assert game.winner == seen["seats"][seen["ranking"][0]]["name"]
+        games += 1
+        folder = tmp_path / f"table-{games + 1}"
+        folder.mkdir()
+        config = _config(folder)
+        expected = None
+    assert games >= 2, "the players hardly played between the kills"
+    assert played > KILLS * 3, "the players hardly played between the kills"
