@@ -122,7 +122,7 @@ def test_a_pending_double_must_be_satisfied_first_even_on_a_closed_train():
     state = start(house(), ["9-5 5-5 4-4", "9-1 5-2 1-0"], "8-7")
     state = run(state, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 play 5-5 on 0", "0 draw")
     assert state.turn == 1 and state.trains[0].open
-    with pytest.raises(IllegalMove, match="Seat 1 must satisfy the 5-5 on seat 0's train first."):
+    with pytest.raises(IllegalMove, match="Seat 1 must satisfy the 5-5 on seat 0's train first"):
         apply(state, move("1 play 1-0 on 1"))
     state = run(state, "1 play 5-2 on 0")
     assert state.pending_doubles == ()
@@ -172,7 +172,7 @@ def test_a_round_over_waits_for_the_next_start_round_and_the_last_one_ends_the_g
 
 def test_out_of_turn_play_is_refused_with_whose_turn_it_is():
     state = start(house(), ["9-5", "9-1"], "8-8")
-    with pytest.raises(IllegalMove, match="It's seat 0's turn."):
+    with pytest.raises(IllegalMove, match="It's seat 0's turn"):
         apply(state, move("1 play 9-1 on 1"))
 
 
