@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from display import text, theme
-from display.text import Text
-from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, lay_train
+from display.text import Text, to_screen
+from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from display.views import View, parse_tile
 
 Rect = tuple[int, int, int, int]
@@ -133,20 +133,6 @@ def distribute(seats: int, width: int, height: int) -> dict[str, list[int | str]
     return order
 
 
-def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
-    """Map `local` (x, y, w, h in the frame of a reader facing `box` at `angle`) to
-    screen pixels."""
-    x, y, w, h = box
-    lx, ly, lw, lh = local
-    if angle == 0:
-        return (x + lx, y + ly, lw, lh)
-    if angle == 180:
-        return (x + w - lx - lw, y + h - ly - lh, lw, lh)
-    if angle == 270:
-        return (x + w - ly - lh, y + lx, lh, lw)
-    return (x + ly, y + h - lx - lw, lh, lw)
-
-
 def reading_size(box: Rect, angle: int) -> tuple[int, int]:
     return (box[3], box[2]) if angle in (90, 270) else (box[2], box[3])
 
@@ -237,7 +223,7 @@ def _fit_lane(frame: LaneFrame, node: Node, lead: list[Item], low: int, high: in
     best = 0
     while low <= high:
         mid = (low + high) // 2
-        if lay_train(frame, node, lead, Sizes(mid)) is not None:
+        if fits(frame, node, lead, Sizes.of(mid)):
             best, low = mid, mid + 1
         else:
             high = mid - 1
@@ -473,7 +459,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         lead = [Item("marker")] if leads[s.key] else []
         best = _fit_lane(s.lane, nodes[s.key], lead, s_floor, short)
         short = max(s_floor, min(short, best)) if best else s_floor
-    sizes = Sizes(short)
+    sizes = Sizes.of(short)
 
     pending = {
         (str(p["train"]), parse_tile(p["tile"], "view.pending_doubles")[0]): int(p["order"])

@@ -4,6 +4,7 @@ geometry of `table_layout`. No game logic: the same view gives the same pixels."
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import pygame
 
@@ -21,49 +22,93 @@ def _inflate(rect: tuple[int, int, int, int], d: int) -> pygame.Rect:
 def _glow(surface: pygame.Surface, rect: pygame.Rect, colour: theme.Colour, width: int,
           radius: int) -> None:
     """A soft halo `width` pixels wide around `rect`, strongest next to it."""
-    halo = pygame.Surface((rect.w + 2 * width, rect.h + 2 * width), pygame.SRCALPHA)
+    surface.blit(_halo(rect.w, rect.h, colour, width, radius), (rect.x - width, rect.y - width))
+
+
+@lru_cache(maxsize=256)
+def _halo(w: int, h: int, colour: theme.Colour, width: int, radius: int) -> pygame.Surface:
+    halo = pygame.Surface((w + 2 * width, h + 2 * width), pygame.SRCALPHA)
     area = halo.get_rect()
     for i in range(width):
         alpha = 40 + 180 * i // max(1, width)
         pygame.draw.rect(halo, (*colour, alpha), area.inflate(-2 * i, -2 * i), width=1,
                          border_radius=radius + width - i)
-    surface.blit(halo, (rect.x - width, rect.y - width))
+    return halo
 
 
-def _draw_lanes(surface: pygame.Surface, lay: TableLayout) -> None:
+def _mix(a: theme.Colour, b: theme.Colour, t: float) -> theme.Colour:
+    r, g, bl = (round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
+    return (r, g, bl)
+
+
+def _ring(surface: pygame.Surface, rect: pygame.Rect, width: int, radius: int) -> None:
+    """A gold ring fading into the felt around a large area (opaque, so it stays cheap
+    on big rectangles)."""
+    steps = 3
+    for i in range(steps, 0, -1):
+        colour = _mix(theme.GOLD, theme.FELT, i / (steps + 1))
+        grow = 2 * i * width // steps
+        pygame.draw.rect(surface, colour, rect.inflate(grow, grow), width=max(1, width // steps),
+                         border_radius=radius + grow // 2)
+
+
+PANEL_FILLS = {"turn": theme.GOLD, "one_tile": theme.ALERT, "empty": theme.EMPTY_SEAT}
+
+
+@lru_cache(maxsize=4)
+def _background(
+    size: tuple[int, int],
+    lanes: tuple[tuple[tuple[int, int, int, int], theme.Colour, bool], ...],
+    panels: tuple[tuple[tuple[int, int, int, int], theme.Colour, bool], ...],
+    hub: tuple[int, int, int, int],
+    edge: int,
+) -> pygame.Surface:
+    """The felt, the lanes, the panels and the hub as they are when nothing is lit:
+    the same for every view of one table, so it is drawn once and copied."""
+    surface = pygame.Surface(size)
+    surface.fill(theme.FELT)
+    for rect, colour, mexican in lanes:
+        pygame.draw.rect(surface, theme.MEXICAN_LANE if mexican else theme.LANE, rect,
+                         border_radius=edge * 2)
+        pygame.draw.rect(surface, colour, rect, width=1, border_radius=edge * 2)
+    for rect, colour, mexican in panels:
+        pygame.draw.rect(surface, theme.MEXICAN_LANE if mexican else theme.PANEL, rect,
+                         border_radius=edge * 2)
+        pygame.draw.rect(surface, colour, rect, width=max(2, edge), border_radius=edge * 2)
+    radius = max(6, min(hub[2], hub[3]) // 12)
+    pygame.draw.rect(surface, theme.HUB, hub, border_radius=radius)
+    pygame.draw.rect(surface, theme.SPINNER, hub, width=max(2, radius // 4), border_radius=radius)
+    return surface
+
+
+def _draw_board(surface: pygame.Surface, lay: TableLayout) -> None:
+    """The background, then what is lit: the seat whose turn it is, loud panels,
+    the hub's notices."""
     edge = max(2, lay.tile_short // 5)
+    surface.blit(_background(
+        lay.size,
+        tuple((ln.rect, ln.colour, ln.seat is None) for ln in lay.lanes),
+        tuple((p.rect, p.colour, p.seat is None) for p in lay.panels),
+        lay.hub,
+        edge,
+    ), (0, 0))
+    turn = {ln.seat for ln in lay.lanes if ln.turn}
     for lane in lay.lanes:
-        rect = pygame.Rect(lane.rect)
-        fill = theme.MEXICAN_LANE if lane.seat is None else theme.LANE
-        pygame.draw.rect(surface, fill, rect, border_radius=edge * 2)
         if lane.turn:
-            _glow(surface, rect, theme.GOLD, edge * 2, edge * 2)
+            rect = pygame.Rect(lane.rect)
+            _ring(surface, rect, edge * 2, edge * 2)
             pygame.draw.rect(surface, theme.GOLD, rect, width=edge, border_radius=edge * 2)
-        else:
-            pygame.draw.rect(surface, lane.colour, rect, width=1, border_radius=edge * 2)
     for panel in lay.panels:
         rect = pygame.Rect(panel.rect)
-        fill = {
-            "turn": theme.GOLD,
-            "one_tile": theme.ALERT,
-            "empty": theme.EMPTY_SEAT,
-            "mexican": theme.MEXICAN_LANE,
-        }.get(panel.state, theme.PANEL)
-        pygame.draw.rect(surface, fill, rect, border_radius=edge * 2)
-        border = theme.GOLD if panel.state == "turn" else panel.colour
-        if panel.seat is not None and lay.lanes and any(
-            ln.turn and ln.seat == panel.seat for ln in lay.lanes
-        ):
-            _glow(surface, rect, theme.GOLD, edge * 2, edge * 2)
-            border = theme.GOLD
-        pygame.draw.rect(surface, border, rect, width=max(2, edge), border_radius=edge * 2)
-
-
-def _draw_hub(surface: pygame.Surface, lay: TableLayout) -> None:
-    rect = pygame.Rect(lay.hub)
-    radius = max(6, min(rect.w, rect.h) // 12)
-    pygame.draw.rect(surface, theme.HUB, rect, border_radius=radius)
-    pygame.draw.rect(surface, theme.SPINNER, rect, width=max(2, radius // 4), border_radius=radius)
+        if panel.state in PANEL_FILLS:
+            pygame.draw.rect(surface, PANEL_FILLS[panel.state], rect, border_radius=edge * 2)
+            pygame.draw.rect(surface, panel.colour, rect, width=max(2, edge),
+                             border_radius=edge * 2)
+        if panel.seat is not None and panel.seat in turn:
+            _ring(surface, rect, edge * 2, edge * 2)
+            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, edge),
+                             border_radius=edge * 2)
+    radius = max(6, min(lay.hub[2], lay.hub[3]) // 12)
     for box, kind in lay.notice_boxes:
         colour = theme.ALERT if kind == "alert" else theme.WARNING
         pygame.draw.rect(surface, colour, box, border_radius=max(3, radius // 2))
@@ -123,9 +168,7 @@ def render(surface: pygame.Surface, view: View, *, now: float = 0.0) -> None:
     """Draw the table screen for `view`; `now` (seconds since the view arrived) only
     drives the pulse of the newest tile."""
     lay = layout(view, surface.get_size())
-    surface.fill(theme.FELT)
-    _draw_lanes(surface, lay)
-    _draw_hub(surface, lay)
+    _draw_board(surface, lay)
     _draw_rails(surface, lay)
     _draw_tiles(surface, lay, now)
     for item in lay.texts:

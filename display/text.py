@@ -108,6 +108,7 @@ def _cut(text: str, size: int, width: int, rows: int) -> tuple[str, ...]:
     return tuple(lines)
 
 
+@lru_cache(maxsize=4096)
 def fit(
     text: str,
     box: Rect,
@@ -138,6 +139,17 @@ def fit(
     return Text(best, best_size, box, angle, colour, align)
 
 
+def fit_column(
+    entries: list[tuple[str, Rect]], *, max_size: int, min_size: int, colours: list[Colour],
+    align: str = "center",
+) -> list[Text]:
+    """Fit several texts at one common size (a column of a table reads evenly)."""
+    sizes = [fit(t, box, max_size=max_size, min_size=min_size).size for t, box in entries]
+    common = min(sizes, default=max_size)
+    return [fit(t, box, max_size=common, min_size=min_size, colour=colour, align=align)
+            for (t, box), colour in zip(entries, colours, strict=True)]
+
+
 def fits(item: Text) -> bool:
     """Whether the drawn lines stay inside the box (what the geometry tests check)."""
     width, height = item.reading_box()
@@ -150,23 +162,39 @@ def _rendered(line: str, size: int, colour: Colour) -> pygame.Surface:
     return font(size).render(line, True, colour)
 
 
+def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
+    """Map `local` (x, y, w, h in the frame of a reader facing `box` at `angle` degrees
+    counter-clockwise) to screen pixels."""
+    x, y, w, h = box
+    lx, ly, lw, lh = local
+    if angle == 0:
+        return (x + lx, y + ly, lw, lh)
+    if angle == 180:
+        return (x + w - lx - lw, y + h - ly - lh, lw, lh)
+    if angle == 270:
+        return (x + w - ly - lh, y + lx, lh, lw)
+    return (x + ly, y + h - lx - lw, lh, lw)
+
+
+@lru_cache(maxsize=2048)
+def _line_image(line: str, size: int, colour: Colour, angle: int) -> pygame.Surface:
+    img = font(size).render(line, True, colour)
+    return pygame.transform.rotate(img, angle) if angle else img
+
+
 def draw(surface: pygame.Surface, item: Text) -> None:
     """Draw `item` centred in its box, turned to face its reader."""
-    if not item.lines:
-        return
     width, height = item.reading_box()
-    block = pygame.Surface((width, height), pygame.SRCALPHA)
     lh = line_height(item.size)
     top = (height - lh * len(item.lines)) // 2
     for i, line in enumerate(item.lines):
-        img = _rendered(line, item.size, item.colour)
+        img = _line_image(line, item.size, item.colour, item.angle)
+        line_w = img.get_height() if item.angle in (90, 270) else img.get_width()
         if item.align == "left":
             x = 0
         elif item.align == "right":
-            x = width - img.get_width()
+            x = width - line_w
         else:
-            x = (width - img.get_width()) // 2
-        block.blit(img, (x, top + i * lh))
-    if item.angle:
-        block = pygame.transform.rotate(block, item.angle)
-    surface.blit(block, item.box[:2])
+            x = (width - line_w) // 2
+        sx, sy, _, _ = to_screen(item.box, item.angle, (x, top + i * lh, line_w, lh))
+        surface.blit(img, (sx, sy))

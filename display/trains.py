@@ -69,10 +69,11 @@ class Item:
     a: int = 0
     b: int = 0
     hidden: int = 0
+    double: bool = False
 
-    @property
-    def double(self) -> bool:
-        return self.kind == "tile" and self.a == self.b
+    @staticmethod
+    def tile(a: int, b: int) -> Item:
+        return Item("tile", a, b, 0, a == b)
 
 
 @dataclass(frozen=True)
@@ -133,21 +134,18 @@ class _Full(Exception):
 
 @dataclass(frozen=True)
 class Sizes:
-    """Tile size for one layout: a tile is `long` x `short`, items are `gap` apart."""
+    """Tile size for one layout: a tile is `long` x `short`, items are `gap` apart,
+    columns `pitch` apart."""
 
     short: int
+    long: int
+    gap: int
+    pitch: int
 
-    @property
-    def long(self) -> int:
-        return 2 * self.short
-
-    @property
-    def gap(self) -> int:
-        return max(2, self.short // 6)
-
-    @property
-    def pitch(self) -> int:
-        return self.long + self.gap
+    @staticmethod
+    def of(short: int) -> Sizes:
+        gap = max(2, short // 6)
+        return Sizes(short, 2 * short, gap, 2 * short + gap)
 
     def along(self, item: Item) -> int:
         if item.kind == "tile":
@@ -208,7 +206,7 @@ def _lay_node(
     flow: Flow,
 ) -> None:
     items = [(item, -1) for item in lead]
-    items += [(Item("tile", a, b), node.first_index + i) for i, (a, b) in enumerate(node.tiles)]
+    items += [(Item.tile(a, b), node.first_index + i) for i, (a, b) in enumerate(node.tiles)]
     slot, u, outward = _run(items, path, columns, u_range, outward, sizes, flow)
     if not node.branches:
         return
@@ -233,7 +231,7 @@ def lay_train(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> F
     """Lay a whole train in its lane after the `lead` items (marker, "+N"), or None
     when it does not fit at this size."""
     available = _columns(frame, sizes)
-    used = available if node.branches else _columns_needed(frame, node, lead, sizes)
+    used = available if node.branches else columns_needed(frame, node, lead, sizes)
     if used > available or available == 0:
         return None
     # A short train runs straight down the middle of its lane; a long one fills a
@@ -250,19 +248,27 @@ def lay_train(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> F
     return flow
 
 
-def _columns_needed(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> int:
+def columns_needed(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> int:
     """How many columns a train without branches takes (to centre short trains)."""
     length = frame.length - 2 * sizes.gap
-    items = [*lead, *(Item("tile", a, b) for a, b in node.tiles)]
     cols, u = 1, 0
-    for item in items:
-        du = sizes.along(item)
+    for du in [sizes.along(item) for item in lead] + [
+        sizes.short if a == b else sizes.long for a, b in node.tiles
+    ]:
         if du > length:
             return 10**6
         if u + du > length:
             cols, u = cols + 1, 0
         u += du + sizes.gap
     return cols
+
+
+def fits(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> bool:
+    """Whether the train fits its lane at this size (cheaply, without laying it when it
+    has no branches)."""
+    if node.branches:
+        return lay_train(frame, node, lead, sizes) is not None
+    return 0 < columns_needed(frame, node, lead, sizes) <= _columns(frame, sizes)
 
 
 def elide(node: Node, hidden: int) -> Node:

@@ -8,6 +8,7 @@ never as a traceback from deep inside the drawing code.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +24,21 @@ class ViewError(DisplayError):
     """A public view that does not follow docs/view.md."""
 
 
+@lru_cache(maxsize=512)
+def _tile(text: str) -> tuple[int, int] | None:
+    parts = text.split("-")
+    if len(parts) == 2 and all(p.isdigit() for p in parts):
+        a, b = int(parts[0]), int(parts[1])
+        if a <= 18 and b <= 18:
+            return a, b
+    return None
+
+
 def parse_tile(text: object, where: str) -> tuple[int, int]:
     """`"10-5"` -> `(10, 5)`, in the order written (the first number touches the hub side)."""
-    if isinstance(text, str):
-        parts = text.split("-")
-        if len(parts) == 2 and all(p.isdigit() for p in parts):
-            a, b = int(parts[0]), int(parts[1])
-            if a <= 18 and b <= 18:
-                return a, b
+    tile = _tile(text) if isinstance(text, str) else None
+    if tile is not None:
+        return tile
     raise ViewError(f"{where}: {text!r} is not a tile like \"10-5\" (numbers 0 to 18)")
 
 

@@ -52,12 +52,14 @@ def _title(view: View, rect: Rect, texts: list[Text]) -> None:
     if phase == "lobby":
         left = "Mexican Train"
     elif phase == "game_over":
-        left = "Game over"
+        ranking = view.get("ranking") or []
+        left = f"Game over: {seats[ranking[0]]['name']} wins" if ranking else "Game over"
     else:
         left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)}"
         if phase == "round_over":
             left += " over"
-    texts.append(text.fit(left, (x + pad, y + pad, w * 4 // 10, h - 2 * pad), max_size=140,
+    left_w = w * (9 if phase == "game_over" else 4) // 10
+    texts.append(text.fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left"))
     engine = view.get("engine")
     if engine and phase != "game_over":
@@ -80,66 +82,80 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     totals = view.get("totals") or [s.get("total", 0) for s in seats]
     current = view["phase"] in ("play", "deal") and view.get("round", 0) > len(scores)
     rounds = len(scores) + (1 if current else 0)
-    rows = len(seats) + 1
-    row_h = h // rows
+    # The header row is a little lower than a player's row.
+    row_h = int(h / (len(seats) + 0.8))
+    head_h = h - row_h * len(seats)
     name_w = w * 22 // 100
     total_w = w * 11 // 100
     place_w = w * 8 // 100
     round_w = (w - name_w - total_w - place_w) // max(1, rounds) if rounds else 0
     round_w = min(round_w, w // 8)
+    # Few rounds leave room: give some to the names, centre the rest.
+    spare = w - (name_w + round_w * rounds + total_w + place_w)
+    name_w += min(spare, w * 18 // 100)
+    x += (w - (name_w + round_w * rounds + total_w + place_w)) // 2
     total_x = x + name_w + round_w * rounds
     place_x = total_x + total_w
-    pad = max(2, row_h // 12)
-    cells.append(Cell((x, y, place_x + place_w - x, row_h), "header"))
-    texts.append(text.fit("Player", (x + pad, y + pad, name_w - 2 * pad, row_h - 2 * pad),
+    pad = max(2, row_h // 24)
+    cells.append(Cell((x, y, place_x + place_w - x, head_h), "header"))
+    texts.append(text.fit("Player", (x + pad, y + pad, name_w - 2 * pad, head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left"))
     for r in range(rounds):
         cx = x + name_w + r * round_w
         if r == len(scores):
             cells.append(Cell((cx, y, round_w, h), "current"))
         engine = engines[r] if r < len(engines) else view.get("engine")
-        label_h = (row_h - 2 * pad) * 2 // 5
+        label_h = (head_h - 2 * pad) * 2 // 5
         texts.append(text.fit(str(r + 1), (cx + 1, y + pad, round_w - 2, label_h), max_size=48,
                               min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
         if engine:
             value = parse_tile(engine, "view.round_engines")[0]
-            short = max(4, min((row_h - 2 * pad - label_h) * 9 // 10, (round_w - 4) // 2))
+            short = max(4, min((head_h - 2 * pad - label_h) * 9 // 10, (round_w - 4) // 2))
             tx = cx + (round_w - 2 * short) // 2
-            ty = y + pad + label_h + (row_h - 2 * pad - label_h - short) // 2
+            ty = y + pad + label_h + (head_h - 2 * pad - label_h - short) // 2
             tiles.append(TilePlace((tx, ty, 2 * short, short), value, value, False, True, 0,
                                    f"round {r + 1}"))
-    texts.append(text.fit("Total", (total_x + pad, y + pad, total_w - 2 * pad, row_h - 2 * pad),
+    texts.append(text.fit("Total", (total_x + pad, y + pad, total_w - 2 * pad, head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM))
-    texts.append(text.fit("Place", (place_x + pad, y + pad, place_w - 2 * pad, row_h - 2 * pad),
+    texts.append(text.fit("Place", (place_x + pad, y + pad, place_w - 2 * pad, head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM))
     places = standings(totals)
     turn = view.get("turn") if view["phase"] == "play" else None
+    columns: dict[str, list[tuple[str, Rect]]] = {"name": [], "total": [], "place": [],
+                                                  "score": []}
+    colours: dict[str, list[theme.Colour]] = {k: [] for k in columns}
+
+    def put(column: str, value: str, box: Rect, colour: theme.Colour) -> None:
+        columns[column].append((value, box))
+        colours[column].append(colour)
+
     for i, seat in enumerate(seats):
-        ry = y + (i + 1) * row_h
+        ry = y + head_h + i * row_h
         kind = "turn" if turn == i else ("row_alt" if i % 2 else "row")
         cells.append(Cell((x, ry, place_x + place_w - x, row_h), kind))
         ink = theme.DARK_INK if kind == "turn" else theme.INK
-        name = seat["name"]
-        texts.append(text.fit(name, (x + pad, ry + pad, name_w - 2 * pad, row_h - 2 * pad),
-                              max_size=110, min_size=MIN_TEXT,
-                              colour=ink if kind == "turn" else theme.seat_colour(i),
-                              align="left"))
+        inner_h = row_h - 2 * pad
+        put("name", seat["name"], (x + pad, ry + pad, name_w - 2 * pad, inner_h),
+            ink if kind == "turn" else theme.seat_colour(i))
         for r, row in enumerate(scores):
             cx = x + name_w + r * round_w
             low = min(row)
             if row[i] == low:
                 cells.append(Cell((cx + 1, ry + 1, round_w - 2, row_h - 2), "winner"))
-            colour = theme.DARK_INK if row[i] == low or kind == "turn" else theme.INK
-            texts.append(text.fit(str(row[i]), (cx + pad, ry + pad, round_w - 2 * pad,
-                                  row_h - 2 * pad), max_size=90, min_size=MIN_TEXT - 4,
-                                  colour=colour))
-        total = text.fit(str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad,
-                         row_h - 2 * pad), max_size=130, min_size=MIN_TEXT, colour=ink)
-        place = text.fit(_ordinal(places[i]), (place_x + pad, ry + pad, place_w - 2 * pad,
-                         row_h - 2 * pad), max_size=130, min_size=MIN_TEXT,
-                         colour=theme.GOLD if places[i] == 1 and kind != "turn" else ink)
-        texts += [total, place]
-        keys += [total, place]
+            put("score", str(row[i]), (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
+                theme.DARK_INK if row[i] == low or kind == "turn" else theme.INK)
+        put("total", str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
+        put("place", _ordinal(places[i]), (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
+            theme.GOLD if places[i] == 1 and kind != "turn" else ink)
+    texts += text.fit_column(columns["name"], max_size=110, min_size=MIN_TEXT,
+                             colours=colours["name"], align="left")
+    texts += text.fit_column(columns["score"], max_size=90, min_size=MIN_TEXT - 4,
+                             colours=colours["score"])
+    for column in ("total", "place"):
+        fitted = text.fit_column(columns[column], max_size=130, min_size=MIN_TEXT,
+                                 colours=colours[column])
+        texts += fitted
+        keys += fitted
 
 
 def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
@@ -154,24 +170,28 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
     col_w = w // columns
     row_h = h // per_column
     pad = max(3, row_h // 10)
+    entries: dict[str, list[tuple[str, Rect]]] = {"place": [], "name": [], "total": []}
+    inks: list[theme.Colour] = []
     for n, seat in enumerate(ranking):
         cx = x + (n // per_column) * col_w
         ry = y + (n % per_column) * row_h
         first = places[seat] == 1
         cells.append(Cell((cx + pad, ry + pad // 2, col_w - 2 * pad, row_h - pad),
                           "first" if first else ("row_alt" if n % 2 else "row")))
-        ink = theme.DARK_INK if first else theme.INK
+        inks.append(theme.DARK_INK if first else theme.INK)
         inner = row_h - 2 * pad
-        texts.append(place := text.fit(_ordinal(places[seat]), (cx + 2 * pad, ry + pad,
-                                       col_w * 15 // 100, inner), max_size=140,
-                                       min_size=MIN_TEXT, colour=ink, align="left"))
-        texts.append(text.fit(seats[seat]["name"] + ("  WINNER" if first else ""),
-                              (cx + col_w * 18 // 100, ry + pad, col_w * 57 // 100, inner),
-                              max_size=140, min_size=MIN_TEXT, colour=ink, align="left"))
-        texts.append(total := text.fit(str(totals[seat]), (cx + col_w * 77 // 100, ry + pad,
-                                       col_w * 20 // 100, inner), max_size=140,
-                                       min_size=MIN_TEXT, colour=ink, align="right"))
-        keys += [place, total]
+        entries["place"].append((_ordinal(places[seat]),
+                                 (cx + 2 * pad, ry + pad, col_w * 15 // 100, inner)))
+        entries["name"].append((seats[seat]["name"],
+                                (cx + col_w * 18 // 100, ry + pad, col_w * 57 // 100, inner)))
+        entries["total"].append((str(totals[seat]),
+                                 (cx + col_w * 77 // 100, ry + pad, col_w * 20 // 100, inner)))
+    for column, align in (("place", "left"), ("name", "left"), ("total", "right")):
+        fitted = text.fit_column(entries[column], max_size=140, min_size=MIN_TEXT,
+                                 colours=inks, align=align)
+        texts += fitted
+        if column != "name":
+            keys += fitted
 
 
 def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
@@ -187,8 +207,8 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
 def layout(view: View, size: tuple[int, int]) -> WallLayout:
     """Every box and text of the wall screen for `view` at `size` (pure)."""
     width, height = size
-    m = max(4, min(width, height) // 60)
-    title_h = max(40, height // 9)
+    m = max(4, min(width, height) // 90)
+    title_h = max(40, height // 11)
     cells: list[Cell] = [Cell((0, 0, width, title_h), "title")]
     tiles: list[TilePlace] = []
     texts: list[Text] = []
@@ -196,7 +216,8 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
     _title(view, (m, 0, width - 2 * m, title_h), texts)
     body = (m, title_h + m, width - 2 * m, height - title_h - 2 * m)
     prompt = view.get("prompt")
-    if prompt:
+    # With more than ten players every pixel goes to the rows; the prompt is on the table.
+    if prompt and len(view["seats"]) <= 10:
         foot_h = max(24, height // 16)
         body = (body[0], body[1], body[2], body[3] - foot_h - m)
         texts.append(text.fit(str(prompt), (m, height - m - foot_h, width - 2 * m, foot_h),

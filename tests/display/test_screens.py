@@ -1,0 +1,181 @@
+"""Both screens draw every sample view, at every screen size, the same way every time."""
+
+import copy
+import json
+from pathlib import Path
+
+import pygame
+import pytest
+
+from display import table_screen, text, theme, wall_screen
+from display.table_layout import layout as table_layout
+from display.views import ViewError, check_view, load_view
+from display.wall_layout import layout as wall_layout
+from display.wall_layout import standings
+
+VIEWS = Path(__file__).resolve().parents[1] / "views"
+NAMES = sorted(p.stem for p in VIEWS.glob("*.json"))
+SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_sample_view_renders_on_both_screens(name, view):
+    sample = view(name)
+    before = copy.deepcopy(sample)
+    for size in ((1920, 1080), (800, 480)):
+        surface = pygame.Surface(size)
+        table_screen.render(surface, sample)
+        wall_screen.render(surface, sample)
+    assert sample == before, "drawing must not change the view"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", [2, 5, 9, 14])
+def test_big_tables_render_at_every_size(seats, size, stress_view):
+    surface = pygame.Surface(size)
+    table_screen.render(surface, stress_view(seats))
+    wall_screen.render(surface, stress_view(seats))
+
+
+def test_same_view_same_pixels(view):
+    sample = view("busy_8")
+    first, second = pygame.Surface((1280, 800)), pygame.Surface((1280, 800))
+    table_screen.render(first, sample)
+    table_screen.render(second, json.loads(json.dumps(sample)))
+    assert pixels(first) == pixels(second)
+
+
+def test_only_the_newest_tile_moves_with_time(view):
+    sample = view("two_pending_5")
+    frames = []
+    for now in (0.0, 0.4, 5.0, 9.0):
+        surface = pygame.Surface((1280, 800))
+        table_screen.render(surface, sample, now=now)
+        frames.append(pixels(surface))
+    assert frames[0] != frames[1], "the newest tile pulses after it is laid"
+    assert frames[2] == frames[3], "then it stays still"
+    quiet = dict(sample, last_play=None)
+    still = []
+    for now in (0.0, 0.4):
+        surface = pygame.Surface((1280, 800))
+        table_screen.render(surface, quiet, now=now)
+        still.append(pixels(surface))
+    assert still[0] == still[1]
+
+
+def colour_at(surface: pygame.Surface, rect: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    # Just inside the rectangle's corner, clear of the rounded border and the text.
+    x, y, w, h = rect
+    return tuple(surface.get_at((x + min(w, h) // 4, y + h // 2 if w > h else y + h // 4)))[:3]
+
+
+def test_whose_turn_and_one_tile_light_up_their_panels(view):
+    sample = view("play_6")
+    surface = pygame.Surface((1920, 1080))
+    table_screen.render(surface, sample)
+    lay = table_layout(sample, (1920, 1080))
+    panels = {p.seat: p for p in lay.panels}
+    assert colour_at(surface, panels[sample["turn"]].rect) == theme.GOLD
+    lonely = next(s["seat"] for s in sample["seats"] if s["one_tile"])
+    assert colour_at(surface, panels[lonely].rect) == theme.ALERT
+    quiet = next(s["seat"] for s in sample["seats"]
+                 if not s["one_tile"] and s["seat"] != sample["turn"])
+    assert colour_at(surface, panels[quiet].rect) == theme.PANEL
+
+
+def test_the_hub_shows_prompt_rejection_and_offline_reader(view):
+    sample = view("reader_offline_6")
+    sample["rejection"] = {"seat": 1, "text": "That tile doesn't match the open 6 of Bo's train."}
+    lay = table_layout(sample, (1280, 800))
+    hub = pygame.Rect(lay.hub)
+    said = " ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box))
+    assert sample["prompt"].split(":")[0] in said
+    assert "doesn't match" in said
+    assert "reader offline" in said
+    assert f"Round {sample['round']} of {sample['rounds']}" in said
+    assert {kind for _, kind in lay.notice_boxes} == {"alert", "warning"}
+
+
+def test_wall_key_numbers_read_from_across_the_room(view, stress_view):
+    samples = [view(n) for n in NAMES if not n.startswith("lobby")] + [stress_view(14)]
+    for sample in samples:
+        lay = wall_layout(sample, (1920, 1080))
+        assert lay.key_numbers
+        for item in lay.key_numbers:
+            f = text.font(item.size)
+            digits = [m for m in f.metrics("0123456789") if m]
+            height = max(m[3] for m in digits) - min(m[2] for m in digits)
+            assert height >= 40, f"{item.lines} is only {height} px tall"
+        for item in lay.texts:
+            assert text.fits(item), f"{item.lines} overflows {item.box}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_wall_texts_fit_at_every_size(size, view):
+    for name in ("play_14", "game_over_14", "game_over_8", "lobby_6", "busy_8"):
+        for item in wall_layout(view(name), size).texts:
+            assert text.fits(item), f"{name}: {item.lines} overflows {item.box}"
+
+
+def test_wall_has_a_column_per_round_with_its_engine_and_highlights_winners(view):
+    sample = view("play_14")  # double-18, round 3: two rounds scored, the third under way
+    lay = wall_layout(sample, (1920, 1080))
+    engines = [(t.a, t.b) for t in lay.tiles]
+    expected = [tuple(map(int, e.split("-"))) for e in sample["round_engines"]]
+    assert engines == [*expected, tuple(map(int, sample["engine"].split("-")))]
+    winners = [c for c in lay.cells if c.kind == "winner"]
+    assert len(winners) == sum(row.count(min(row)) for row in sample["scores"])
+    assert [c.kind for c in lay.cells].count("turn") == 1
+
+
+def test_wall_shows_nineteen_rounds_of_a_double_eighteen_game(view):
+    sample = view("game_over_14")
+    sample["phase"] = "round_over"
+    lay = wall_layout(sample, (1920, 1080))
+    assert len(lay.tiles) == 19
+    for item in lay.texts:
+        assert text.fits(item)
+
+
+def test_game_over_lists_the_final_ranking(view):
+    sample = view("game_over_8")
+    lay = wall_layout(sample, (1920, 1080))
+    names = [s["name"] for s in sample["seats"]]
+    shown = [t.lines[0] for t in lay.texts if t.lines and t.lines[0] in names]
+    assert shown == [names[s] for s in sample["ranking"]]
+    assert [c.kind for c in lay.cells].count("first") >= 1
+
+
+def test_equal_totals_share_a_place():
+    assert standings([30, 12, 30, 7]) == [3, 2, 3, 1]
+
+
+def test_a_broken_view_is_refused_with_the_field_named(tmp_path):
+    with pytest.raises(ViewError, match="version"):
+        check_view({"version": 2})
+    bad = json.loads((VIEWS / "play_4.json").read_text())
+    bad["trains"][0]["tiles"][0] = "12-x"
+    with pytest.raises(ViewError, match=r"trains\[0\]\.tiles\[0\]"):
+        check_view(bad)
+    path = tmp_path / "v.json"
+    path.write_text("{not json")
+    with pytest.raises(ViewError, match="not a JSON view"):
+        load_view(path)
+
+
+def test_sample_views_are_what_the_generator_writes(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_views", VIEWS / "make_views.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    written = module.write(tmp_path)
+    assert sorted(p.name for p in written) == sorted(p.name for p in VIEWS.glob("*.json"))
+    for path in written:
+        assert path.read_text() == (VIEWS / path.name).read_text(), path.name
+        check_view(json.loads(path.read_text()))

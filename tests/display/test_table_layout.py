@@ -1,0 +1,171 @@
+"""Geometry of the table screen, checked on the layout itself: every tile on screen and
+in its own lane, no two tiles overlapping, every text inside its box, for every table
+size and every screen size."""
+
+import pygame
+import pytest
+
+from display import text
+from display.table_layout import MIN_TEXT, SIDE_ANGLE, TableLayout, distribute, layout
+
+SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
+
+
+def inside(rect: tuple[int, int, int, int], area: tuple[int, int, int, int]) -> bool:
+    return pygame.Rect(area).contains(pygame.Rect(rect))
+
+
+def check_geometry(lay: TableLayout) -> None:
+    screen = (0, 0, *lay.size)
+    laid = [t.rect for t in lay.tiles] + [m.rect for m in lay.markers] + [c.rect for c in lay.chips]
+    for rect in laid:
+        assert inside(rect, screen), f"{rect} runs off the {lay.size} screen"
+    rects = [pygame.Rect(r) for r in laid]
+    for i, rect in enumerate(rects):
+        hits = [j for j in rect.collidelistall(rects) if j != i]
+        assert not hits, f"{rect} overlaps {[rects[j] for j in hits]}"
+    lanes = {lane.train: lane.rect for lane in lay.lanes}
+    for tile in lay.tiles:
+        if tile.train != "engine":
+            assert inside(tile.rect, lanes[tile.train]), f"a tile of {tile.train} left its lane"
+    for m in lay.markers:
+        assert inside(m.rect, lanes[m.train])
+    for item in lay.texts:
+        assert text.fits(item), f"{item.lines} overflows {item.box} at size {item.size}"
+        assert item.size >= MIN_TEXT, f"{item.lines} drawn at an unreadable size {item.size}"
+        assert inside(item.box, screen)
+    for badge in lay.badges:
+        assert text.fits(badge.label)
+        x, y = badge.centre
+        r = badge.radius
+        assert inside((x - r, y - r, 2 * r, 2 * r), screen)
+    for a, b in zip(lay.lanes, lay.lanes[1:], strict=False):
+        assert not pygame.Rect(a.rect).colliderect(b.rect)
+
+
+def count_tiles(train: dict) -> int:
+    return len(train["tiles"]) + sum(count_tiles(b) for b in train.get("branches") or [])
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", range(2, 15))
+def test_every_table_size_fits_every_screen(seats, size, view, stress_view):
+    for sample in (view(f"play_{seats}"), stress_view(seats)):
+        lay = layout(sample, size)
+        check_geometry(lay)
+        # Every tile of the view is either drawn or counted in a "+N".
+        shown = sum(1 for t in lay.tiles if t.train != "engine")
+        hidden = sum(int(c.label.lines[0].lstrip("+")) for c in lay.chips)
+        assert shown + hidden == sum(count_tiles(t) for t in sample["trains"])
+
+
+@pytest.mark.parametrize("name", ["busy_8", "long_trains_4", "chicken_foot_4", "two_pending_5",
+                                  "full_14", "empty_4", "lobby_6", "game_over_14"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_sample_views_fit(name, size, view):
+    check_geometry(layout(view(name), size))
+
+
+def test_twenty_tile_trains_are_all_drawn_at_full_hd(view):
+    lay = layout(view("long_trains_4"), (1920, 1080))
+    assert not lay.chips
+    assert sum(1 for t in lay.tiles if t.train in "0123") == 80
+
+
+def test_seats_go_clockwise_from_the_bottom():
+    order = distribute(4, 1920, 1080)
+    assert order["bottom"][0] == 0
+    assert order["left"] == [1]
+    assert order["top"][0] == 2
+    assert order["right"] == [3]
+    assert sum(len(v) for v in distribute(14, 800, 480).values()) == 15
+
+
+def test_trains_run_outward_toward_their_seat_with_doubles_crosswise(view):
+    sample = view("busy_8")
+    lay = layout(sample, (1920, 1080))
+    panels = {p.seat: p for p in lay.panels}
+    hub = pygame.Rect(lay.hub)
+    for lane in lay.lanes:
+        train = next(t for t in sample["trains"] if t["id"] == lane.train)
+        tiles = [t for t in lay.tiles if t.train == lane.train]
+        assert [(t.a, t.b) for t in tiles] == [tuple(map(int, s.split("-"))) for s in
+                                               train["tiles"]]
+        # The first tile is nearer the hub than the seat's panel is.
+        if lane.seat is not None:
+            panel = pygame.Rect(panels[lane.seat].rect)
+            first = pygame.Rect(tiles[0].rect)
+            if lane.side in ("bottom", "top"):
+                assert abs(first.centery - hub.centery) < abs(panel.centery - hub.centery)
+        flow_vertical = lane.side in ("bottom", "top")
+        for t in tiles:
+            long_vertical = t.rect[3] > t.rect[2]
+            assert long_vertical == (flow_vertical != (t.a == t.b))
+
+
+def test_pending_doubles_are_numbered_in_order(view):
+    lay = layout(view("two_pending_5"), (1280, 800))
+    assert sorted(b.label.lines for b in lay.badges) == [("1",), ("2",)]
+    pending = {t.train: t.pending for t in lay.tiles if t.pending}
+    assert pending == {"2": 1, "3": 2}
+
+
+def test_open_trains_carry_a_marker_and_closed_ones_do_not(view):
+    sample = view("busy_8")
+    lay = layout(sample, (1920, 1080))
+    marked = {m.train for m in lay.markers}
+    open_trains = {t["id"] for t in sample["trains"] if t["open"] and t["tiles"]}
+    assert marked == open_trains
+
+
+def test_text_near_a_seat_faces_that_seat(view):
+    sample = view("play_8")
+    lay = layout(sample, (1920, 1080))
+    for panel in lay.panels:
+        mine = [t for t in lay.texts if pygame.Rect(panel.rect).contains(t.box)]
+        assert mine
+        assert {t.angle for t in mine} == {panel.angle}
+        side = next(ln.side for ln in lay.lanes if ln.seat == panel.seat)
+        assert panel.angle == SIDE_ANGLE[side]
+
+
+def test_the_hub_turns_to_face_the_seat_whose_turn_it_is(view):
+    sample = view("play_4")
+    for turn, angle in ((0, 0), (1, 270), (2, 180), (3, 90)):
+        sample["turn"] = turn
+        lay = layout(sample, (1920, 1080))
+        assert lay.hub_angle == angle
+        assert [ln.seat for ln in lay.lanes if ln.turn] == [turn]
+
+
+def test_branches_of_a_chicken_foot_are_laid(view):
+    sample = view("chicken_foot_4")
+    lay = layout(sample, (1920, 1080))
+    foot = [t for t in lay.tiles if t.train == "0"]
+    assert len(foot) == count_tiles(sample["trains"][0])
+    # Three branch lines plus the trunk: the tracks of train 0 start at the foot double.
+    double = next(t for t in foot if t.a == t.b and t.a == int(
+        sample["trains"][0]["tiles"][-1].split("-")[0]))
+    centre = pygame.Rect(double.rect).center
+    starts = [pts[0] for pts, _ in lay.tracks if pygame.Rect(double.rect).collidepoint(pts[0])]
+    assert len(starts) == 3
+    assert all(abs(s[0] - centre[0]) <= 1 and abs(s[1] - centre[1]) <= 1 for s in starts)
+
+
+def test_loud_states_reach_the_panel_texts(view):
+    sample = view("play_6")
+    lay = layout(sample, (1280, 800))
+    lines = [line for t in lay.texts for line in t.lines]
+    assert "ONE TILE!" in lines
+    assert "YOUR TURN" in lines
+    offline = layout(view("reader_offline_6"), (1280, 800))
+    notices = [" ".join(t.lines) for t in offline.texts]
+    assert any("reader offline" in n for n in notices)
+    assert [kind for _, kind in offline.notice_boxes] == ["warning"]
+
+
+def test_a_sentence_too_long_for_its_box_is_cut_not_spilled():
+    long = "That tile doesn't match the open 6 of Bo's train, " * 6
+    item = text.fit(long, (0, 0, 200, 40), max_size=40, min_size=12, max_lines=2)
+    assert text.fits(item)
+    assert item.lines[-1].endswith("…")
