@@ -26,7 +26,8 @@ def tiles(text: str) -> tuple[Tile, ...]:
 def house(**overrides: Any) -> Options:
     """Plain turns from the first one: tournament (2-3 players: double-9, 9-9 set aside,
     double follow anywhere) with single first turns that may go anywhere."""
-    return Options.preset("tournament", first_turn="single", first_turn_elsewhere=True, **overrides)
+    chosen: dict[str, Any] = {"first_turn": "single", "first_turn_elsewhere": True}
+    return Options.preset("tournament", **(chosen | overrides))
 
 
 def start(

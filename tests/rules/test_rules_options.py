@@ -1,0 +1,300 @@
+"""Every option of RULES.md section 3 changes what the engine does.
+
+Each test plays the same position under two values of one option and checks the
+difference a player would notice; ignoring the option would make one half fail.
+"""
+
+import pytest
+from rules_helpers import hand, house, move, run, start, tiles, train_tiles
+
+from firmware_py.rules import (
+    BadDeal,
+    IllegalMove,
+    Options,
+    StartRound,
+    apply,
+    deal,
+    legal_actions,
+    new_game,
+    ranking,
+)
+
+
+def _pending(state):
+    return [str(tile) for _, tile in state.pending_doubles]
+
+
+def test_deal_table_override_changes_set_and_hand_size():
+    assert Options.preset("tournament").deal_for(4) == (12, 12)
+    custom = Options.from_json({"preset": "tournament", "deal": {"4": [12, 9]}})
+    assert custom.deal_for(4) == (12, 9)
+    state = new_game(custom, 4)
+    start_round = deal(state, 7)
+    assert [len(h) for h in start_round.hands] == [9, 9, 9, 9]
+
+
+def test_set_picks_the_preset_deal_for_that_set():
+    assert Options.preset("hub").deal_for(3) == (12, 16)
+    assert Options.preset("hub", set=9).deal_for(3) == (9, 13)
+    state = new_game(Options.preset("hub", set=9), 3)
+    start_round = deal(state, 1)
+    assert str(start_round.engine) == "9-9"
+    assert [len(h) for h in start_round.hands] == [13, 13, 13]
+    with pytest.raises(BadDeal, match="double-9"):
+        Options.preset("hub", set=9).deal_for(5)
+
+
+def test_rounds_sets_the_length_of_the_game():
+    for rounds, phase, ranked in ((1, "game_over", (0, 1)), (None, "round_over", None)):
+        state = start(house(rounds=rounds), ["9-5", "9-1"], "8-8")
+        state = run(state, "0 play 9-5 on 0")
+        assert state.phase == phase and state.ranking == ranked
+
+
+def test_engine_set_aside_is_dealt_to_nobody_and_the_starter_leads():
+    aside = new_game(Options.preset("tournament"), 2)
+    dealt = deal(aside, 3)
+    assert all(dealt.engine not in h for h in dealt.hands) and dealt.engine not in dealt.boneyard
+    state = apply(aside, StartRound((tiles("5-3"), tiles("9-2")), tiles("1-1"), starter=1))
+    assert state.engine_laid and state.turn == 1
+
+
+def test_engine_holder_lays_it_and_leads_wherever_the_starter_is():
+    held = Options.preset("tournament", engine="holder")
+    state = apply(
+        new_game(held, 2), StartRound((tiles("5-3"), tiles("9-9 9-2")), tiles("1-1"), starter=0)
+    )
+    assert state.turn == 1 and hand(state, 1) == ["9-2"]
+    dealt = deal(new_game(held, 2), 3)
+    assert sum(h.count(dealt.engine) for h in dealt.hands) + dealt.boneyard.count(dealt.engine) == 1
+
+
+def test_starter_rotate_moves_the_lead_each_round():
+    for starter, lead in (("chosen", 0), ("rotate", 1)):
+        state = start(house(starter=starter), ["9-5", "9-1"], "8-8")
+        state = run(state, "0 play 9-5 on 0")
+        state = apply(state, StartRound((tiles("8-1"), tiles("8-2")), tiles("3-3")))
+        assert state.turn == lead
+
+
+def test_first_turn_train_lays_a_line_until_pass_single_ends_after_one_tile():
+    hands = ["9-9 9-5 5-3 8-1", "9-2 2-0 7-7"]
+    train = start("classic", hands, "6-6 4-1")
+    train = run(train, "0 play 9-5 on 0", "0 play 5-3 on 0")
+    assert train.turn == 0 and train_tiles(train, 0) == ["9-5", "5-3"]
+    train = run(train, "0 pass")
+    assert train.turn == 1 and not train.trains[0].open
+    single = start(Options.preset("classic", first_turn="single"), hands, "6-6 4-1")
+    single = run(single, "0 play 9-5 on 0")
+    with pytest.raises(IllegalMove, match="It's seat 1's turn"):
+        apply(single, move("0 play 5-3 on 0"))
+
+
+def test_first_turn_elsewhere_lets_the_first_tile_start_the_mexican_train():
+    hands = ["9-5 5-3", "9-2 2-0"]
+    with pytest.raises(IllegalMove, match="only play on its own train"):
+        apply(start(house(first_turn_elsewhere=False), hands, "6-6"), move("0 play 9-5 on mexican"))
+    state = run(start(house(first_turn_elsewhere=True), hands, "6-6"), "0 play 9-5 on mexican")
+    assert train_tiles(state, "mexican") == ["9-5"]
+
+
+def test_first_turn_out_waits_lets_the_others_take_their_first_turn():
+    hands = ["9-9 9-5 5-3", "9-2 2-0 7-7"]
+    waits = run(start("classic", hands, "6-6"), "0 play 9-5 on 0", "0 play 5-3 on 0")
+    assert waits.phase == "play" and waits.turn == 1 and waits.went_out == 0
+    waits = run(waits, "1 play 9-2 on 1", "1 play 2-0 on 1", "1 pass")
+    assert waits.phase == "round_over" and waits.scores == ((0, 14),)
+    at_once = start(Options.preset("classic", first_turn_out_waits=False), hands, "6-6")
+    at_once = run(at_once, "0 play 9-5 on 0", "0 play 5-3 on 0")
+    assert at_once.phase == "round_over" and at_once.scores == ((0, 27),)
+
+
+HANDS = ["9-5 5-5 9-1 1-1 7-4", "9-2 2-0 5-3 1-3"]
+
+
+def _after_two_doubles(**overrides):
+    """Seat 0 lays 5-5 on its train and 1-1 on the Mexican train, then fails to follow."""
+    state = start(house(**overrides), HANDS, "6-3 8-8")
+    return run(
+        state,
+        "0 play 9-1 on mexican",
+        "1 play 9-2 on 1",
+        "0 play 9-5 on 0",
+        "1 play 2-0 on 1",
+        "0 play 5-5 on 0",
+        "0 play 1-1 on mexican",
+        "0 draw",
+    )
+
+
+def test_double_follow_on_double_keeps_the_extra_tile_on_the_double():
+    state = start(house(), ["9-5 5-5 9-1 5-2", "9-2 2-0 3-0"], "6-6")
+    state = run(state, "0 play 9-5 on 0", "1 play 9-2 on 1", "0 play 5-5 on 0")
+    anywhere = run(state, "0 play 9-1 on mexican")
+    assert anywhere.turn == 1 and _pending(anywhere) == ["5-5"]
+    follow = start(house(double_follow="on_double"), ["9-5 5-5 9-1 5-2", "9-2 2-0 3-0"], "6-6")
+    follow = run(follow, "0 play 9-5 on 0", "1 play 9-2 on 1", "0 play 5-5 on 0")
+    with pytest.raises(IllegalMove, match="must satisfy the 5-5"):
+        apply(follow, move("0 play 9-1 on mexican"))
+    follow = run(follow, "0 play 5-2 on 0")
+    assert _pending(follow) == []
+
+
+def test_doubles_per_turn_limits_the_doubles_in_one_turn():
+    state = _after_two_doubles()
+    assert _pending(state) == ["5-5", "1-1"] and state.turn == 1
+    start_state = start(house(doubles_per_turn=1), HANDS, "6-3 8-8")
+    limited = run(
+        start_state,
+        "0 play 9-1 on mexican",
+        "1 play 9-2 on 1",
+        "0 play 9-5 on 0",
+        "1 play 2-0 on 1",
+        "0 play 5-5 on 0",
+    )
+    with pytest.raises(IllegalMove, match="At most 1 double"):
+        apply(limited, move("0 play 1-1 on mexican"))
+
+
+def test_doubles_order_decides_which_pending_double_comes_first():
+    played = _after_two_doubles()
+    with pytest.raises(IllegalMove, match="must satisfy the 5-5"):
+        apply(played, move("1 play 1-3 on mexican"))
+    assert _pending(run(played, "1 play 5-3 on 0")) == ["1-1"]
+    reverse = _after_two_doubles(doubles_order="reverse")
+    assert _pending(reverse) == ["1-1", "5-5"]
+    with pytest.raises(IllegalMove, match="must satisfy the 1-1"):
+        apply(reverse, move("1 play 5-3 on 0"))
+    assert _pending(run(reverse, "1 play 1-3 on mexican")) == ["5-5"]
+
+
+def test_open_double_blocks_can_be_relaxed():
+    blocks = _after_two_doubles()
+    with pytest.raises(IllegalMove, match="must satisfy"):
+        apply(blocks, move("1 play 1-3 on mexican"))
+    relaxed = _after_two_doubles(open_double_blocks=False)
+    relaxed = run(relaxed, "1 play 1-3 on mexican")
+    assert _pending(relaxed) == ["5-5"] and relaxed.turn == 0
+
+
+def test_dead_double_releases_the_block():
+    hands = ["9-5 5-5 9-1 4-4", "9-2 2-0 2-1"]
+    for releases, pending in ((False, ["5-5"]), (True, [])):
+        state = start(house(dead_double_releases=releases), hands, "6-3 8-8")
+        state = run(state, "0 play 9-5 on 0", "1 play 9-2 on 1", "0 play 5-5 on 0", "0 draw")
+        assert _pending(state) == pending
+        if releases:
+            state = run(state, "1 play 2-0 on 1")
+            assert train_tiles(state, 1) == ["9-2", "2-0"]
+        else:
+            with pytest.raises(IllegalMove, match="must satisfy the 5-5"):
+                apply(state, move("1 play 2-0 on 1"))
+
+
+def test_chicken_foot_needs_three_tiles_on_a_double():
+    hands = ["9-5 5-5 5-3 5-2 7-7", "9-2 5-1 2-0 3-3"]
+    plain = start(house(), hands, "6-6 8-8")
+    plain = run(plain, "0 play 9-5 on 0", "1 play 9-2 on 1", "0 play 5-5 on 0", "0 play 5-3 on 0")
+    assert _pending(plain) == [] and train_tiles(plain, 0) == ["9-5", "5-5", "5-3"]
+    foot = start(house(chicken_foot=True), hands, "6-6 8-8")
+    foot = run(foot, "0 play 9-5 on 0", "1 play 9-2 on 1", "0 play 5-5 on 0")
+    with pytest.raises(IllegalMove, match="has branches"):
+        apply(foot, move("0 play 5-3 on 0"))
+    foot = run(foot, "0 play 5-3 on 0 branch 1")
+    assert _pending(foot) == ["5-5"] and foot.turn == 1
+    assert [len(b.tiles) for b in foot.trains[0].branches] == [0, 1, 0]
+    foot = run(foot, "1 play 5-1 on 0 branch 0", "0 play 5-2 on 0 branch 2")
+    assert _pending(foot) == []
+    assert [str(e) for _, e in foot.trains[0].ends()] == ["1", "3", "2"]
+
+
+def test_draw_until_playable_keeps_the_seat_drawing():
+    hands = ["9-5 4-4", "9-1 1-0 6-6"]
+    one = run(start(house(), hands, "8-8 7-7 5-2"), "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw")
+    assert one.turn == 1 and one.trains[0].open
+    until = start(house(draw="until_playable"), hands, "8-8 7-7 5-2")
+    until = run(until, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw")
+    assert until.turn == 0
+    with pytest.raises(IllegalMove, match="Keep drawing"):
+        apply(until, move("0 pass"))
+    until = run(until, "0 draw", "0 draw", "0 play 5-2 on 0")
+    assert until.turn == 1 and hand(until, 0) == ["4-4", "8-8", "7-7"]
+
+
+def test_drawn_tile_must_play_forbids_keeping_a_playable_draw():
+    hands = ["9-5 4-4", "9-1 1-0 6-6"]
+    may = run(
+        start(house(), hands, "5-2"), "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw", "0 pass"
+    )
+    assert may.turn == 1 and may.trains[0].open
+    must = start(house(drawn_tile="must_play"), hands, "5-2")
+    must = run(must, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw")
+    with pytest.raises(IllegalMove, match="must play the 5-2 you drew"):
+        apply(must, move("0 pass"))
+
+
+def test_must_play_forbids_drawing_with_a_playable_tile():
+    hands = ["9-5 5-3 4-4", "9-1 1-0 6-6"]
+    free = run(start(house(), hands, "8-8"), "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw")
+    assert free.turn == 1
+    must = run(start(house(must_play=True), hands, "8-8"), "0 play 9-5 on 0", "1 play 9-1 on 1")
+    assert move("0 draw") not in legal_actions(must)
+    with pytest.raises(IllegalMove, match="You can play the 5-3, so you may not draw"):
+        apply(must, move("0 draw"))
+
+
+def test_last_double_ends_round_at_once_or_owes_the_follow_up():
+    hands = ["9-5 5-5", "9-1 1-0 6-6"]
+    ends = start(house(last_double_ends_round=True), hands, "8-8")
+    ends = run(ends, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 play 5-5 on 0")
+    assert ends.phase == "round_over" and ends.scores == ((0, 13),)
+    owes = start(house(), hands, "8-8")
+    owes = run(owes, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 play 5-5 on 0")
+    assert owes.phase == "play" and owes.turn == 0
+    owes = run(owes, "0 draw")
+    assert owes.turn == 1 and hand(owes, 0) == ["8-8"]
+
+
+@pytest.mark.parametrize("blank", [0, 25, 50])
+def test_double_blank_prices_the_0_0(blank):
+    state = start(house(double_blank=blank), ["9-5", "9-1 0-0"], "8-8")
+    state = run(state, "0 play 9-5 on 0")
+    assert state.scores == ((0, 10 + blank),)
+
+
+def test_tie_break_splits_equal_totals():
+    scores = ((5, 0, 10), (5, 10, 0), (0, 0, 0))
+    totals = (10, 10, 10)
+    shared = Options.preset("tournament")
+    assert ranking(shared, scores, totals) == (0, 1, 2)
+    # Seats 1 and 2 have two zero rounds, seat 0 one; 1 and 2 both score 10 otherwise.
+    assert ranking(Options.preset("classic"), scores, totals) == (1, 2, 0)
+    lowest = Options.preset("classic", tie_break=("lowest_round",))
+    assert ranking(shared, ((8, 5), (0, 0), (12, 15)), (20, 20)) == (0, 1)
+    assert ranking(lowest, ((8, 5), (0, 0), (12, 15)), (20, 20)) == (1, 0)
+
+
+def test_one_tile_alert_names_the_seats_down_to_one_tile():
+    hands = ["9-5 4-4", "9-1 1-0 6-6"]
+    on = run(start(house(one_tile_alert=True), hands, "8-8"), "0 play 9-5 on 0")
+    assert on.one_tile == (0,)
+    off = run(start(house(), hands, "8-8"), "0 play 9-5 on 0")
+    assert off.one_tile == ()
+
+
+def test_house_rule_is_a_preset_plus_overrides_and_round_trips_through_json():
+    rule = Options.from_json({"preset": "hub", "doubles_order": "reverse", "double_blank": 25})
+    assert rule == Options.preset("hub", doubles_order="reverse", double_blank=25)
+    assert rule.to_json() == {"preset": "hub", "doubles_order": "reverse", "double_blank": 25}
+    assert Options.from_json(rule.to_json()) == rule
+    assert Options.from_json("family") == Options.preset("family")
+
+
+def test_start_round_checks_the_deal():
+    state = new_game(Options.preset("tournament"), 2)
+    with pytest.raises(Exception, match="9-9"):
+        apply(state, StartRound((tiles("9-9"), tiles("5-3")), ()))
+    with pytest.raises(Exception, match="twice"):
+        apply(state, StartRound((tiles("5-3"), tiles("3-5")), ()))
+    with pytest.raises(Exception, match="3 hands"):
+        apply(state, StartRound((tiles("5-3"), tiles("4-1"), tiles("2-2")), ()))
