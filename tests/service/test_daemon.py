@@ -1,9 +1,12 @@
 """The service: the view socket, the controller loop, signals, the systemd unit."""
 
 import configparser
+import dataclasses
 import json
+import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -11,7 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from firmware_py.daemon import ServiceError, ViewPublisher
+from firmware_py.daemon import Service, ServiceError, ViewPublisher
+from firmware_py.notify import Notifier
+from hardware.events import (
+    Button,
+    ButtonHeld,
+    ButtonPressed,
+    ButtonReleased,
+    ReaderOffline,
+    TagPlaced,
+    TagRemoved,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "roundhouse.service"
@@ -182,3 +195,227 @@ def test_unit_sandboxing_scores_2_5_or_better(tmp_path):
                       done.stdout)
     assert found, done.stdout[-2000:] + done.stderr
     assert float(found.group(1)) <= 2.5
+
+
+# --- the service ------------------------------------------------------------------------
+
+
+class NotifyListener:
+    """systemd's side of the notify protocol: a datagram socket."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.sock.settimeout(10)
+
+    def until(self, wanted: str) -> list[str]:
+        got = []
+        while wanted not in got:
+            got.append(self.sock.recv(4096).decode())
+        return got
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def sim_config(tmp_path: Path, **changes):
+    from firmware_py.config import example_config, load_config
+
+    return dataclasses.replace(load_config(example_config("sim")), database=tmp_path / "t.db",
+                               socket=tmp_path / "view.sock", **changes)
+
+
+def joined(view: dict) -> list[bool]:
+    return [s["joined"] for s in view["seats"]]
+
+
+def first_view(screen: ViewReader, wanted) -> dict:
+    """The first view the screen is shown that satisfies `wanted`."""
+    view = screen.next()
+    while not wanted(view):
+        view = screen.next()
+    return view
+
+
+def press(service, seat: int, button: Button = Button.DRAW) -> None:
+    service.events.put(ButtonPressed(seat, button))
+    service.events.put(ButtonReleased(seat, button))
+
+
+def test_service_serves_the_table_and_tells_systemd(tmp_path):
+    listener = NotifyListener(tmp_path / "notify")
+    notifier = Notifier({"NOTIFY_SOCKET": str(listener.path)})
+    service = Service(sim_config(tmp_path), attach_hardware=False, notifier=notifier)
+    service.start()
+    assert listener.until("READY=1\nSTATUS=serving 4 seats on " + str(tmp_path / "view.sock"))
+    screen = ViewReader(tmp_path / "view.sock")
+    first = screen.next()
+    assert first["phase"] == "lobby" and first["seq"] == 1
+    assert [s["joined"] for s in first["seats"]] == [False] * 4
+
+    press(service, 0)
+    press(service, 2)
+    first_view(screen, lambda v: joined(v) == [True, False, True, False])
+
+    service.stop()
+    assert listener.until("STOPPING=1")
+    assert not (tmp_path / "view.sock").exists()
+    screen.close()
+    listener.close()
+
+
+def test_bad_input_from_outside_is_rejected_calmly(tmp_path):
+    service = Service(sim_config(tmp_path), attach_hardware=False)
+    service.start()
+    screen = ViewReader(tmp_path / "view.sock")
+    screen.next()
+    for event in (TagPlaced("0", "DEADBEEF00"), TagRemoved("0", "DEADBEEF00"),
+                  TagPlaced("7", "not hex at all"), ButtonPressed(42, Button.DRAW),
+                  ButtonReleased(42, Button.DRAW), ButtonHeld(-1, Button.PASS),
+                  ReaderOffline("mexican", "unplugged"), ButtonReleased(3, Button.PASS)):
+        service.events.put(event)
+    press(service, 1)
+    view = first_view(screen, lambda v: any(joined(v)))
+    assert not service.finished.is_set()
+    assert joined(view) == [False, True, False, False]
+    service.stop()
+    screen.close()
+
+
+def test_a_game_resumes_after_a_restart(tmp_path):
+    service = Service(sim_config(tmp_path), attach_hardware=False)
+    service.start()
+    screen = ViewReader(tmp_path / "view.sock")
+    screen.next()
+    press(service, 0)
+    press(service, 1)
+    for event in (ButtonPressed, ButtonHeld, ButtonReleased):
+        service.events.put(event(0, Button.DRAW))
+    before = first_view(screen, lambda v: v["phase"] != "lobby")
+    service.stop()
+    screen.close()
+
+    again = Service(sim_config(tmp_path), attach_hardware=False)
+    again.start()
+    screen = ViewReader(tmp_path / "view.sock")
+    resumed = screen.next()
+    assert {k: v for k, v in resumed.items() if k != "seq"} == {
+        k: v for k, v in before.items() if k != "seq"}
+    again.stop()
+    screen.close()
+
+
+def test_watchdog_pings_come_from_the_controller_loop(tmp_path):
+    listener = NotifyListener(tmp_path / "notify")
+    notifier = Notifier({"NOTIFY_SOCKET": str(listener.path), "WATCHDOG_USEC": "100000"})
+    service = Service(sim_config(tmp_path, watchdog=True), attach_hardware=False,
+                      notifier=notifier)
+    service.start()
+    assert listener.until("WATCHDOG=1").count("WATCHDOG=1") == 1
+    assert listener.until("WATCHDOG=1")[-1] == "WATCHDOG=1"
+    service.table.handle = None  # the next event breaks the loop: no more pings
+    press(service, 0)
+    assert service.finished.wait(5)
+    assert isinstance(service.failure, TypeError)
+    listener.sock.settimeout(0.3)
+    with pytest.raises(TimeoutError):
+        listener.until("WATCHDOG=1")
+    service.stop()
+    listener.close()
+
+
+def test_no_watchdog_pings_when_the_configuration_turns_them_off(tmp_path):
+    listener = NotifyListener(tmp_path / "notify")
+    notifier = Notifier({"NOTIFY_SOCKET": str(listener.path), "WATCHDOG_USEC": "100000"})
+    service = Service(sim_config(tmp_path, watchdog=False), attach_hardware=False,
+                      notifier=notifier)
+    service.start()
+    listener.until("READY=1\nSTATUS=serving 4 seats on " + str(tmp_path / "view.sock"))
+    listener.sock.settimeout(0.3)
+    with pytest.raises(TimeoutError):
+        listener.until("WATCHDOG=1")
+    service.stop()
+    listener.close()
+
+
+# --- `roundhouse run` ---------------------------------------------------------------------
+
+
+def write_config(tmp_path: Path, replace: dict[str, str] | None = None) -> Path:
+    from firmware_py.config import example_config
+
+    text = example_config("sim").read_text()
+    text = text.replace('database = "~/.local/state/roundhouse/sim.db"', 'database = "t.db"')
+    text = text.replace('socket = "~/.local/state/roundhouse/sim.sock"',
+                        'socket = "view.sock"')
+    for old, new in (replace or {}).items():
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+def run(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "firmware_py.cli", "run", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})}, cwd=tmp_path)
+
+
+def test_run_on_real_adapters_until_sigterm(tmp_path):
+    config = write_config(tmp_path, {"watchdog = false": "watchdog = true"})
+    listener = NotifyListener(tmp_path / "notify")
+    proc = run(tmp_path, "--config", str(config),
+               env={"NOTIFY_SOCKET": str(listener.path), "WATCHDOG_USEC": "2000000"})
+    try:
+        assert listener.until("READY=1\nSTATUS=serving 4 seats on "
+                              + str(tmp_path / "view.sock"))
+        screen = ViewReader(tmp_path / "view.sock")
+        assert screen.next()["phase"] == "lobby"
+        assert listener.until("WATCHDOG=1")
+        proc.send_signal(signal.SIGTERM)
+        assert listener.until("STOPPING=1")
+        assert proc.wait(10) == 0, proc.stderr.read() if proc.stderr else ""
+        screen.close()
+    finally:
+        proc.kill()
+        listener.close()
+    assert not (tmp_path / "view.sock").exists()
+
+
+def test_run_refuses_a_broken_configuration_with_the_same_messages(tmp_path, capsys):
+    from firmware_py.cli import main
+
+    config = write_config(tmp_path, {"draw_pin = 13": "draw_pin = 40",
+                                     'protocol = "rdm6300"': 'protocol = "morse"'})
+    proc = run(tmp_path, "--config", str(config))
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert main(["check-config", str(config)]) == 2
+    assert err == capsys.readouterr().err
+    assert f"{config}: seats[2].draw_pin: expected a BCM pin 2..27, got 40" in err
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_run_refuses_a_foreign_database_until_told_to_move_it_aside(tmp_path):
+    config = write_config(tmp_path)
+    (tmp_path / "t.db").write_bytes(b"PK\x03\x04 a zip file, not a journal" * 100)
+    proc = run(tmp_path, "--config", str(config))
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert "unreadable database" in err and "--move-aside" in err
+    assert "Traceback" not in err
+
+    listener = NotifyListener(tmp_path / "notify")
+    proc = run(tmp_path, "--config", str(config), "--move-aside",
+               env={"NOTIFY_SOCKET": str(listener.path)})
+    try:
+        listener.until("READY=1\nSTATUS=serving 4 seats on " + str(tmp_path / "view.sock"))
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+    finally:
+        proc.kill()
+        listener.close()
+    [moved] = tmp_path.glob("t.db.broken-*")
+    assert moved.read_bytes().startswith(b"PK\x03\x04")
