@@ -505,9 +505,10 @@ class Table:
         try:
             return self._dispatch(event)
         except Refused as refusal:
-            self._reject(getattr(event, "seat", None), str(refusal))
+            self._reject(self._view_seat(getattr(event, "seat", None)), str(refusal))
         except RulesError as err:
-            self._reject(self._turn_seat(), self._speak(str(err)))
+            m = self._moment()
+            self._reject(m.state.turn if m is not None else None, self._speak(str(err)))
         return True
 
     def _dispatch(self, event: Event) -> bool:
@@ -799,11 +800,12 @@ class Table:
 
         return _SEAT.sub(name, text)
 
-    def _turn_seat(self) -> int | None:
-        m = self._moment()
-        if self._game is None or m is None or m.state.turn is None:
-            return None
-        return self._game.seats[m.state.turn]
+    def _view_seat(self, seat: int | None) -> int | None:
+        """A table seat as the view numbers it: its place among the game's seats."""
+        game = self._game
+        if seat is None or game is None:
+            return seat
+        return game.seats.index(seat) if seat in game.seats else None
 
     # --- the public view ----------------------------------------------------------------
 
@@ -819,7 +821,7 @@ class Table:
             train = state.trains.get(e) if started else None
             seats.append(
                 {
-                    "seat": seat,
+                    "seat": e,
                     "name": game.names[e],
                     "joined": True,
                     "hand": self._hand(game, m, e),
@@ -831,9 +833,9 @@ class Table:
             )
         trains = []
         if started:
-            for e, seat in enumerate(game.seats):
+            for e, name in enumerate(game.names):
                 trains.append(
-                    {"id": str(seat), "owner": seat, "name": game.names[e]}
+                    {"id": str(e), "owner": e, "name": name}
                     | _train_view(state.trains[e])
                 )
             trains.append(
@@ -845,8 +847,8 @@ class Table:
         if m.last_play is not None:
             actor, train_id, text = m.last_play
             last_play = {
-                "seat": game.seats[actor],
-                "train": self._train_key(game, train_id),
+                "seat": actor,
+                "train": str(train_id),
                 "tile": text,
             }
         return {
@@ -860,11 +862,11 @@ class Table:
             "rounds": game.rounds,
             "engine": str(engine) if engine is not None else None,
             "engine_laid": bool(started and state.engine_laid),
-            "turn": game.seats[state.turn] if state.turn is not None and started else None,
+            "turn": state.turn if started else None,
             "seats": seats,
             "trains": trains,
             "pending_doubles": [
-                {"train": self._train_key(game, train_id), "tile": str(tile), "order": k}
+                {"train": str(train_id), "tile": str(tile), "order": k}
                 for k, (train_id, tile) in enumerate(state.pending_doubles if started else (), 1)
             ],
             "boneyard": self._boneyard(game, m),
@@ -874,7 +876,7 @@ class Table:
             "scores": [list(row) for row in state.scores],
             "round_engines": list(m.engines[: len(state.scores)]),
             "totals": list(state.totals),
-            "ranking": [game.seats[e] for e in state.ranking] if state.ranking else None,
+            "ranking": list(state.ranking) if state.ranking else None,
             "readers": self._reader_views(),
             "last_play": last_play,
         }
@@ -943,9 +945,6 @@ class Table:
         online, _ = self._readers.get(pad, (False, None))
         return str(seat) in self._markers.get(pad, set()) if online else None
 
-    @staticmethod
-    def _train_key(game: Game, train_id: object) -> str:
-        return MEXICAN if train_id == MEXICAN else str(game.seats[int(train_id)])  # type: ignore[call-overload]
 
     @staticmethod
     def _hand(game: Game, m: Moment, e: int) -> int:

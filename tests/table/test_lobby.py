@@ -19,12 +19,19 @@ def test_holding_draw_starts_with_the_joined_seats_and_the_first_to_join_leads(r
     rig = rig_factory(rules="tournament")
     view = rig.start(2, 0, 3)
     assert view["phase"] == "play"
-    assert [s["seat"] for s in view["seats"]] == [0, 2, 3]
+    # In a game the view numbers the players' seats 0, 1, 2 clockwise.
+    assert [s["seat"] for s in view["seats"]] == [0, 1, 2]
     assert [s["name"] for s in view["seats"]] == ["Ana", "Cy", "Di"]
-    assert view["turn"] == 2  # tournament: the table chooses who leads
-    assert [t["id"] for t in view["trains"]] == ["0", "2", "3", "mexican"]
+    assert view["turn"] == 1  # Cy: tournament lets the table choose who leads
+    assert [t["id"] for t in view["trains"]] == ["0", "1", "2", "mexican"]
     assert view["engine"] == "9-9"  # three players: a double-9 set
     assert "Put the 9-9 in the hub" in view["prompt"]
+    # The pads keep the table's numbers: pad 2 is Cy's train, pad 3 Di's.
+    view = rig.tap(2, "9-5")
+    assert [t["tiles"] for t in view["trains"]] == [[], ["9-5"], [], []]
+    view = rig.tap(3, "9-1")
+    assert view["rejection"]["seat"] == 1
+    assert [t["tiles"] for t in view["trains"]] == [[], ["9-5"], [], []]
     meta = rig.journal.open_game()[1]
     assert meta["players"] == ["Ana", "Cy", "Di"]
 
