@@ -304,7 +304,13 @@ def run_export(args: argparse.Namespace) -> int:
         return 2
     from firmware_py.table import record_from_entries
 
-    text = json.dumps(record_from_entries(meta, entries), indent=1) + "\n"
+    try:
+        record = record_from_entries(meta, entries)
+    except RoundhouseError as err:
+        print(f"roundhouse export: game {args.game} cannot be exported: {err}",
+              file=sys.stderr)
+        return 2
+    text = json.dumps(record, indent=1) + "\n"
     if args.output is None:
         sys.stdout.write(text)
         return 0

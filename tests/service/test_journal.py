@@ -180,3 +180,39 @@ def test_export_of_an_unknown_game_is_an_error(db, capsys):
     Journal(db).close()
     assert main(["export", "7", "--db", str(db)]) == 2
     assert "no game 7" in capsys.readouterr().err
+
+
+def test_an_exported_game_replays_to_the_journaled_final_state(tmp_path, capsys):
+    import dataclasses
+    import json
+    import random
+
+    from players import Players
+
+    from firmware_py.config import example_config, load_config
+    from firmware_py.daemon import Service
+    from firmware_py.rules import state_to_json
+    from firmware_py.table import Game
+
+    config = dataclasses.replace(
+        load_config(example_config("sim")), rules={"preset": "tournament", "rounds": 2},
+        hand_mode="open", database=tmp_path / "t.db", socket=tmp_path / "view.sock")
+    service = Service(config, attach_hardware=False)
+    service.start()
+    try:
+        Players(service, random.Random(7)).play()
+    finally:
+        service.stop()
+
+    journal = Journal(config.database)
+    [game] = journal.games()
+    assert game.finished is not None and game.winner in game.players
+    final = Game.from_meta(journal.meta(game.id)).replay(journal.entries(game.id))[-1].state
+    journal.close()
+
+    record = tmp_path / "game.json"
+    assert main(["export", str(game.id), "--db", str(config.database), "-o", str(record)]) == 0
+    assert json.loads(record.read_text())["format"] == "roundhouse/1"
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(state_to_json(final)))
