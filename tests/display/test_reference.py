@@ -1,0 +1,66 @@
+"""Key screens compared with reference pictures, within a tolerance (fonts may be
+smoothed a little differently from one machine to the next).
+
+After an intended change of the look, regenerate the pictures and look at them:
+
+    ROUNDHOUSE_REGEN_REFERENCE=1 python -m pytest tests/display/test_reference.py
+"""
+
+import json
+import os
+from pathlib import Path
+
+import pygame
+import pytest
+
+from display import table_screen, wall_screen
+
+HERE = Path(__file__).resolve().parent
+VIEWS = HERE.parent / "views"
+REFERENCE = HERE / "reference"
+SCREENS = {"table": table_screen.render, "wall": wall_screen.render}
+CASES = [
+    ("table", "busy_8", (1280, 800)),
+    ("table", "two_pending_5", (800, 480)),
+    ("table", "chicken_foot_4", (1080, 1920)),
+    ("wall", "play_14", (1280, 800)),
+    ("wall", "game_over_8", (800, 480)),
+]
+CHANNEL_TOLERANCE = 40  # per colour channel, for anti-aliasing differences
+PIXEL_SHARE = 0.005  # at most this share of pixels may differ beyond it
+
+
+@pytest.mark.parametrize(("screen", "name", "size"), CASES,
+                         ids=[f"{s}-{n}-{w}x{h}" for s, n, (w, h) in CASES])
+def test_key_screens_match_their_reference(screen, name, size):
+    view = json.loads((VIEWS / f"{name}.json").read_text(encoding="utf-8"))
+    surface = pygame.Surface(size)
+    SCREENS[screen](surface, view)
+    path = REFERENCE / f"{screen}-{name}-{size[0]}x{size[1]}.png"
+    if os.environ.get("ROUNDHOUSE_REGEN_REFERENCE") == "1":
+        REFERENCE.mkdir(exist_ok=True)
+        pygame.image.save(surface, str(path))
+        pytest.skip(f"regenerated {path.name}")
+    assert path.exists(), f"{path.name} is missing: run with ROUNDHOUSE_REGEN_REFERENCE=1"
+    reference = pygame.image.load(str(path))
+    assert reference.get_size() == size
+    tolerance = (CHANNEL_TOLERANCE,) * 3 + (255,)
+    similar = pygame.transform.threshold(None, surface, None, threshold=tolerance,
+                                         set_behavior=0, search_surf=reference)
+    differing = size[0] * size[1] - similar
+    assert differing <= PIXEL_SHARE * size[0] * size[1], (
+        f"{differing} pixels differ from {path.name}"
+    )
+
+
+def test_the_comparison_catches_a_real_change():
+    view = json.loads((VIEWS / "busy_8.json").read_text(encoding="utf-8"))
+    surface = pygame.Surface((1280, 800))
+    table_screen.render(surface, view)
+    view["turn"] = (view["turn"] + 1) % len(view["seats"])
+    changed = pygame.Surface((1280, 800))
+    table_screen.render(changed, view)
+    tolerance = (CHANNEL_TOLERANCE,) * 3 + (255,)
+    similar = pygame.transform.threshold(None, changed, None, threshold=tolerance,
+                                         set_behavior=0, search_surf=surface)
+    assert 1280 * 800 - similar > PIXEL_SHARE * 1280 * 800
