@@ -427,12 +427,15 @@ class Game:
 
 
 def _laid_text(state: State, action: Play) -> str:
-    """The tile as it lies on the train (oriented), for the screens' animation."""
-    train = state.trains[action.train]
+    """The tile as it lies on its train or branch (oriented), for the screens."""
     pair = {action.tile.high, action.tile.low}
-    for laid in reversed(train.tiles):
-        if {laid.first, laid.second} == pair:
-            return str(laid)
+    nodes = [state.trains[action.train]]
+    while nodes:
+        node = nodes.pop()
+        for laid in node.tiles:
+            if {laid.first, laid.second} == pair:
+                return str(laid)
+        nodes.extend(node.branches)
     return str(action.tile)
 
 
