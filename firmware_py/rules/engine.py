@@ -18,8 +18,10 @@ from firmware_py.rules.state import Pending, State, Target, clone
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Path, Train
 
-# Bitmask of the tiles carrying each number, for the dead-double test.
-_SUIT_MASK = [sum(1 << t.index for t in set_tiles(18) if t.matches(v)) for v in range(19)]
+_TILES = set_tiles(18)
+# Bitmasks of tile indexes: the tiles carrying each number, and the doubles.
+_SUIT_MASK = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
+_DOUBLES = sum(1 << t.index for t in _TILES if t.is_double)
 
 
 def _mask(tiles: tuple[Tile, ...]) -> int:
@@ -60,7 +62,8 @@ def new_game(options: Options, players: int) -> State:
     s._set_size = set_size
     s._trains = ()
     s._pending = ()
-    s._hands = ()
+    s._hands = ((),) * players
+    s._masks = (0,) * players
     s._counts = (0,) * players
     s._boneyard = ()
     s._bcount = 0
@@ -185,29 +188,29 @@ def _free_targets(s: State) -> tuple[list[Target], str]:
             return _ends(s, s._line), "line"
         if not s.options.first_turn_elsewhere:
             return _ends(s, seat), "first"
-    trains = s._trains
-    out = _ends(s, seat)
-    n = s.players
-    out += _ends(s, n)
-    for other in range(n):
-        if other != seat and trains[other].open:
-            out += _ends(s, other)
+    out: list[Target] = []
+    for index, train in enumerate(s._trains):
+        if index == seat or train.owner is None or train.open:
+            if train.branches:
+                out += _ends(s, index)
+            else:
+                out.append((index, None, train.open_end, ()))
     return out, "free"
 
 
-def _candidates(s: State, seat: int) -> tuple[Tile, ...]:
-    """The tiles the seat may be holding and may lay now."""
+def _candidate_mask(s: State, seat: int) -> int:
+    """Bitmask of the tiles the seat may be holding and may lay now."""
     if s._drawn is not None:
-        return (s._drawn,)
+        return 1 << s._drawn.index
     if s._hands is not None:
-        return s._hands[seat]
+        return s._masks[seat]
     if s._counts[seat] == 0:
-        return ()
+        return 0
     barred = s._table | s._out
     for other, m in enumerate(s._named):
         if other != seat:
             barred |= m
-    return tuple(t for t in set_tiles(s._set_size) if not barred >> t.index & 1)
+    return _set_mask(s._set_size) & ~barred
 
 
 def plays_now(s: State) -> list[Play]:
@@ -220,7 +223,7 @@ def plays_now(s: State) -> list[Play]:
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.
 _PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
-_TILE_COUNT = len(set_tiles(18))
+_TILE_COUNT = len(_TILES)
 
 
 def _play_row(seat: int, train: TrainId) -> list[Play | None]:
@@ -233,43 +236,47 @@ def _play_row(seat: int, train: TrainId) -> list[Play | None]:
 def _find_plays(s: State) -> list[Play]:
     seat = s.turn
     assert seat is not None
+    cand = _candidate_mask(s, seat)
+    if not cand:
+        return []
     targets, _, double_targets = _targets(s)
     limit = s.options.doubles_per_turn
-    no_doubles = limit is not None and s._doubles >= limit
-    mexican = s.players
-    by_end: dict[int, list[tuple[TrainId, int | None]]] = {}
-    for index, branch, end, _ in targets:
-        by_end.setdefault(end, []).append((MEXICAN if index == mexican else index, branch))
-    doubles_by_end = by_end
-    if double_targets is not targets:
-        doubles_by_end = {}
-        for index, branch, end, _ in double_targets:
-            doubles_by_end.setdefault(end, []).append(
-                (MEXICAN if index == mexican else index, branch)
-            )
+    doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
+    plain = cand & ~_DOUBLES
     out: list[Play] = []
-    get = by_end.get
-    for tile in _candidates(s, seat):
-        if tile.is_double:
-            if no_doubles:
-                continue
-            ends = doubles_by_end.get(tile.high)
-        else:
-            ends = get(tile.high)
-            low = get(tile.low)
-            if low:
-                ends = ends + low if ends else low
-        if ends:
-            for train, branch in ends:
-                if branch is None:
-                    row = _play_row(seat, train)
-                    play = row[tile.index]
-                    if play is None:
-                        play = row[tile.index] = Play(seat, tile, train)
-                    out.append(play)
-                else:
-                    out.append(Play(seat, tile, train, branch))
+    if double_targets is targets:
+        _add_plays(s, seat, targets, plain | doubles, out)
+    else:
+        _add_plays(s, seat, targets, plain, out)
+        if doubles:
+            _add_plays(s, seat, double_targets, doubles, out)
     return out
+
+
+def _add_plays(s: State, seat: int, targets: list[Target], cand: int, out: list[Play]) -> None:
+    """Append the plays of the tiles in `cand` on each of `targets`."""
+    suits = _SUIT_MASK
+    mexican = s.players
+    for index, branch, end, _ in targets:
+        m = cand & suits[end]
+        if not m:
+            continue
+        train: TrainId = MEXICAN if index == mexican else index
+        if branch is None:
+            row = _play_row(seat, train)
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                m ^= low
+                play = row[i]
+                if play is None:
+                    play = row[i] = Play(seat, _TILES[i], train)
+                out.append(play)
+        else:
+            while m:
+                low = m & -m
+                m ^= low
+                out.append(Play(seat, _TILES[low.bit_length() - 1], train, branch))
 
 
 def draw_refusal(s: State, plays: list[Play]) -> str | None:
@@ -447,6 +454,8 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
         hand = hands[seat]
         i = hand.index(tile)
         n._hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+        masks = s._masks
+        n._masks = (*masks[:seat], masks[seat] & ~(1 << tile.index), *masks[seat + 1 :])
     else:
         named = s._named
         if named[seat]:
@@ -502,8 +511,8 @@ def _live_mask(s: State) -> int:
     """Tiles that may still be laid this round: in a hand or the boneyard."""
     if s._hands is not None:
         m = _mask(s._boneyard or ())
-        for hand in s._hands:
-            m |= _mask(hand)
+        for hand in s._masks:
+            m |= hand
         return m
     return _set_mask(s._set_size) & ~(s._table | s._out)
 
@@ -577,6 +586,8 @@ def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
         assert s._hands is not None
         hands = s._hands
         n._hands = (*hands[:seat], (*hands[seat], tile), *hands[seat + 1 :])
+        masks = s._masks
+        n._masks = (*masks[:seat], masks[seat] | (1 << tile.index), *masks[seat + 1 :])
         return tile
     if named is None:
         return None
@@ -597,6 +608,8 @@ def _hunt(s: State, a: Draw) -> State:
         assert n._hands is not None
         hands = n._hands
         n._hands = (*hands[:seat], hands[seat][:-1], *hands[seat + 1 :])
+        masks = n._masks
+        n._masks = (*masks[:seat], masks[seat] & ~(1 << tile.index), *masks[seat + 1 :])
         counts = n._counts
         n._counts = (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
         n.engine_laid = True
@@ -796,6 +809,7 @@ def _deal_known(
         else:
             raise BadAction(f"the engine {engine} is in no hand and not in the boneyard")
     n._hands = tuple(known)
+    n._masks = tuple(_mask(h) for h in known)
     n._counts = tuple(len(h) for h in known)
 
 
@@ -826,6 +840,7 @@ def _deal_open(
             raise BadAction(f"seat {starter} lays the engine but holds no tile")
         counts[starter] -= 1
     n._hands = None
+    n._masks = (0,) * n.players
     n._boneyard = None
     n._bcount = left
     n._out = 0

@@ -42,6 +42,7 @@ class State:
         "_laid",
         "_legal",
         "_line",
+        "_masks",
         "_named",
         "_out",
         "_owe",
@@ -89,6 +90,7 @@ class State:
     _pending: tuple[Pending, ...]  # in the order they were laid
     _hands: tuple[tuple[Tile, ...], ...] | None  # None: open hands
     _counts: tuple[int, ...]
+    _masks: tuple[int, ...]  # known hands: bitmask of tile indexes per seat
     _boneyard: tuple[Tile, ...] | None
     _bcount: int
     _first: tuple[bool, ...]  # the seat has had its first turn
@@ -193,6 +195,7 @@ def clone(s: State) -> State:
     n._hands = s._hands
     n._laid = s._laid
     n._line = s._line
+    n._masks = s._masks
     n._named = s._named
     n._out = s._out
     n._owe = s._owe

@@ -1,0 +1,142 @@
+"""Properties over random games: the legal view and `apply` agree, tiles are conserved,
+and a recorded game replays through every intermediate state."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_py.record import parse_record, record_from_game, replay
+from firmware_py.rules import (
+    MEXICAN,
+    PRESETS,
+    Action,
+    Draw,
+    IllegalMove,
+    Options,
+    Pass,
+    Play,
+    StartRound,
+    State,
+    apply,
+    deal,
+    legal_actions,
+    new_game,
+    set_tiles,
+    state_to_json,
+)
+
+RULES = [
+    *(PRESETS[name] for name in sorted(PRESETS)),
+    Options.preset("tournament", chicken_foot=True),
+    Options.preset("hub", doubles_order="reverse", draw="until_playable"),
+    Options.preset("family", open_double_blocks=False, doubles_per_turn=1),
+    Options.preset("classic", double_follow="on_double", first_turn_elsewhere=True),
+]
+PLAYERS = {"simple": 4, "family": 3}
+
+games = st.tuples(st.sampled_from(range(len(RULES))), st.integers(0, 2**32), st.integers(0, 2**32))
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _game(rules_index: int, deal_seed: int, move_seed: int, rounds: int = 1):
+    """A random game of `rounds` rounds: (options, players, actions, states)."""
+    options = dataclasses.replace(RULES[rules_index], rounds=rounds)
+    players = PLAYERS.get(options.name, 2)
+    rng = random.Random(move_seed)
+    state = new_game(options, players)
+    actions: list[Action] = []
+    states = [state]
+    while state.phase != "game_over":
+        start = deal(state, deal_seed + state.round)
+        state = apply(state, start)
+        actions.append(start)
+        states.append(state)
+        while state.phase == "play":
+            action = rng.choice(list(legal_actions(state)))
+            state = apply(state, action)
+            actions.append(action)
+            states.append(state)
+    return options, players, actions, states
+
+
+def _candidates(state: State) -> list[Action]:
+    """Every play, draw and pass anyone might try now: held tiles on every train."""
+    out: list[Action] = []
+    trains: list[int | str] = [*range(state.players), MEXICAN]
+    for seat in range(state.players):
+        out += [Draw(seat), Pass(seat)]
+        held = state.hands[seat] or ()
+        for tile in held:
+            for train in trains:
+                out.append(Play(seat, tile, train))
+                for branch in range(len(state.trains[train].ends()) if state.trains else 0):
+                    out.append(Play(seat, tile, train, branch))
+    return out
+
+
+@SETTINGS
+@given(games)
+def test_legal_view_is_exactly_what_apply_accepts(game):
+    _, _, _, states = _game(*game)
+    for state in states[1:]:
+        if state.phase != "play":
+            continue
+        legal = legal_actions(state)
+        listed = set(legal)
+        assert len(listed) == len(legal) and bool(legal)
+        before = json.dumps(state_to_json(state))
+        for action in _candidates(state):
+            try:
+                apply(state, action)
+            except IllegalMove as refused:
+                assert action not in listed, (action, str(refused))
+                assert action not in legal
+                assert str(refused).strip()
+            else:
+                assert action in listed, action
+                assert action in legal
+        assert json.dumps(state_to_json(state)) == before
+
+
+@SETTINGS
+@given(games)
+def test_every_tile_of_the_set_is_in_exactly_one_place(game):
+    _, _, actions, states = _game(*game)
+    set_size = states[0].set_size
+    everything = sorted(set_tiles(set_size))
+    for state, action in zip(states[1:], actions, strict=True):
+        if isinstance(action, StartRound):
+            dealt = [t for h in action.hands for t in h] + list(action.boneyard)
+            out_of_play = [t for t in everything if t not in dealt and t is not state.engine]
+        places: list = list(out_of_play)
+        for held in state.hands:
+            places += held or ()
+        places += [laid.tile for train in state.trains.values() for laid in _all_laid(train)]
+        if state.engine_laid:
+            places.append(state.engine)
+        boneyard = state._boneyard or ()
+        assert len(boneyard) == state.boneyard_count
+        places += boneyard
+        assert sorted(places) == everything, action
+
+
+def _all_laid(train):
+    yield from train.tiles
+    for branch in train.branches:
+        yield from _all_laid(branch)
+
+
+@SETTINGS
+@given(games, st.integers(1, 2))
+def test_a_recorded_game_replays_through_every_state(game, rounds):
+    options, players, actions, states = _game(*game, rounds=rounds)
+    record = json.loads(json.dumps(record_from_game(options, players, actions)))
+    replayed = replay(parse_record(record), keep_states=True)
+    assert replayed.error is None
+    assert [state_to_json(s) for s in replayed.states] == [state_to_json(s) for s in states]
+    assert replayed.state.phase == "game_over"
