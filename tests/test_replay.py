@@ -1,0 +1,220 @@
+"""`roundhouse replay FILE` end to end: exit status 0, 1 or 2, every output field, and a
+one-line refusal (never a traceback) for each kind of file that is not a record."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_py.cli import main
+from firmware_py.record import read_record, record_from_game, replay, write_record
+from firmware_py.rules import Options, apply, deal, legal_actions, new_game
+
+FIELDS = [
+    "round", "engine", "phase", "turn", "trains", "pending_doubles", "hands",
+    "boneyard", "scores", "totals", "ranking", "error",
+]  # fmt: skip
+
+GAME: dict[str, Any] = {
+    "format": "roundhouse/1",
+    "rules": "tournament",
+    "players": ["Ana", "Bo"],
+    "rounds": [
+        {
+            "engine": "9-9",
+            "starter": 1,
+            "hands": [["9-5", "5-3", "2-2"], ["9-1", "1-1", "6-4"]],
+            "boneyard": ["8-7", "3-0"],
+            "moves": [
+                {"seat": 1, "play": "1-9", "on": 1},
+                {"seat": 1, "pass": True},
+                {"seat": 0, "play": "9-5", "on": 0},
+                {"seat": 0, "play": "5-3", "on": 0},
+                {"seat": 0, "pass": True},
+                {"seat": 1, "play": "1-1", "on": 1},
+                {"seat": 1, "draw": True},
+            ],
+        }
+    ],
+}
+
+
+def _write(tmp_path: Path, record: Any, name: str = "game.json") -> Path:
+    path = tmp_path / name
+    path.write_text(record if isinstance(record, str) else json.dumps(record))
+    return path
+
+
+def _replay(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(["replay", str(path)])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_an_accepted_record_prints_every_field(tmp_path, capsys):
+    status, out, err = _replay(_write(tmp_path, GAME), capsys)
+    assert status == 0 and err == ""
+    got = json.loads(out)
+    assert list(got) == FIELDS
+    assert got["round"] == 1 and got["engine"] == "9-9" and got["phase"] == "play"
+    assert got["turn"] == 0
+    assert got["trains"] == {
+        "0": {"tiles": ["9-5", "5-3"], "open": False},
+        "1": {"tiles": ["9-1", "1-1"], "open": True},
+        "mexican": {"tiles": [], "open": False},
+    }
+    assert got["pending_doubles"] == ["1-1"]
+    assert got["hands"] == {"0": ["2-2"], "1": ["6-4", "8-7"]}
+    assert got["boneyard"] == 1
+    assert got["scores"] == [] and got["totals"] == [0, 0] and got["ranking"] is None
+    assert got["error"] is None
+
+
+def test_a_refused_move_exits_1_with_the_state_before_it(tmp_path, capsys):
+    record = json.loads(json.dumps(GAME))
+    record["rounds"][0]["moves"].append({"seat": 0, "play": "2-2", "on": 0})
+    status, out, _ = _replay(_write(tmp_path, record), capsys)
+    got = json.loads(out)
+    assert status == 1
+    assert got["error"]["move"] == 7 and got["error"]["round"] == 1
+    assert "must satisfy the 1-1" in got["error"]["reason"]
+    assert got["hands"]["0"] == ["2-2"] and got["turn"] == 0
+
+
+def test_a_finished_game_has_scores_totals_and_ranking(tmp_path, capsys):
+    record = {
+        "rules": {"preset": "tournament", "rounds": 2},
+        "players": 2,
+        "rounds": [
+            {"hands": [["9-5"], ["9-1", "0-0"]], "boneyard": [], "moves": [
+                {"seat": 0, "play": "9-5", "on": 0}]},
+            {"starter": 1, "hands": [["8-5"], ["8-1"]], "boneyard": ["4-4"], "moves": [
+                {"seat": 1, "play": "8-1", "on": 1}]},
+        ],
+    }  # fmt: skip
+    status, out, _ = _replay(_write(tmp_path, record), capsys)
+    got = json.loads(out)
+    assert status == 0
+    assert got["phase"] == "game_over" and got["turn"] is None
+    assert got["scores"] == [[0, 10], [13, 0]] and got["totals"] == [13, 10]
+    assert got["ranking"] == [1, 0]
+
+
+def test_open_hands_print_counts_and_wait_for_reveals(tmp_path, capsys):
+    record = {
+        "rules": "hub",
+        "players": 3,
+        "rounds": [
+            {"hands": [2, 1, None], "boneyard": None, "moves": [
+                {"seat": 0, "play": "12-3", "on": 0},
+                {"seat": 1, "play": "12-4", "on": "mexican"}]},
+        ],
+    }  # fmt: skip
+    status, out, _ = _replay(_write(tmp_path, record), capsys)
+    got = json.loads(out)
+    assert status == 0
+    assert got["phase"] == "round_over" and got["hands"] == {"0": 1, "1": 0, "2": 16}
+    assert got["boneyard"] == 91 - 1 - 19 and got["trains"]["mexican"]["open"] is True
+
+
+def test_a_round_may_be_dealt_from_a_seed(tmp_path, capsys):
+    record = {"rules": "classic", "players": 4, "rounds": [{"seed": 5, "moves": []}]}
+    status, out, _ = _replay(_write(tmp_path, record), capsys)
+    got = json.loads(out)
+    assert status == 0 and got["engine"] == "12-12"
+    sizes = sorted(len(h) for h in got["hands"].values())
+    assert sizes in ([14, 15, 15, 15], [15, 15, 15, 15]) and got["boneyard"] in (31, 30)
+
+
+def test_tiles_may_be_named_either_way_round(tmp_path, capsys):
+    record = json.loads(json.dumps(GAME))
+    record["rounds"][0]["moves"][2] = {"seat": 0, "play": "5-9", "on": 0}
+    status, out, _ = _replay(_write(tmp_path, record), capsys)
+    assert status == 0 and json.loads(out)["trains"]["0"]["tiles"] == ["9-5", "5-3"]
+
+
+def _round(**changes: Any) -> dict[str, Any]:
+    record = json.loads(json.dumps(GAME))
+    record["rounds"][0].update(changes)
+    return record
+
+
+def _move(move: Any) -> dict[str, Any]:
+    return _round(moves=[move])
+
+
+BAD = {
+    "not-json": ('{"rules": "classic",', ["not valid json", "line 1"]),
+    "not-object": ("[1, 2]", ["json object"]),
+    "format": ({**GAME, "format": "roundhouse/9"}, ["format", "roundhouse/9"]),
+    "preset": ({**GAME, "rules": "speedy"}, ["rules", "unknown preset", "speedy"]),
+    "option": ({**GAME, "rules": {"preset": "hub", "colour": 1}}, ["unknown option", "colour"]),
+    "value": ({**GAME, "rules": {"preset": "hub", "draw": "two"}}, ["draw", "two"]),
+    "players": ({**GAME, "players": "four"}, ["players", "count or a list of names"]),
+    "count": ({**GAME, "players": 15}, ["players", "15 players", "supported"]),
+    "outside": (_round(boneyard=["10-1"]), ["rounds[0].boneyard[0]", "10-1", "double-9"]),
+    "twice": (_round(boneyard=["6-4", "8-7"]), ["rounds[0].boneyard[0]", "6-4", "twice"]),
+    "hands": (_round(hands=[["9-5"]]), ["rounds[0].hands", "1 hands for 2 players"]),
+    "engine": (_round(engine="8-8"), ["rounds[0].engine", "9-9", "8-8"]),
+    "set-aside": (_round(hands=[["9-9"], ["9-1"]]), ["hands[0][0]", "9-9", "set aside"]),
+    "word": (_move({"seat": 0, "play": "5/3", "on": 0}), ['rounds[0].moves[0]: "play" must be a tile like "5-3", got "5/3"']),
+    "kind": (_move({"seat": 0, "jump": True}), ["rounds[0].moves[0]", "play", "draw", "pass"]),
+    "seat": (_move({"seat": 4, "pass": True}), ["moves[0]", "no seat 4"]),
+    "train": (_move({"seat": 0, "play": "9-5", "on": 7}), ["moves[0]", "no train 7"]),
+    "seed-and-hands": (_round(seed=3), ["rounds[0]", "seed"]),
+    "rounds": ({**GAME, "rounds": {}}, ["rounds", "list"]),
+    "unfinished": ({**GAME, "rounds": [GAME["rounds"][0], {"hands": [2, 2], "boneyard": None}]}, ["rounds[1]", "not over"]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+def test_a_file_that_is_not_a_record_is_refused_in_one_line(kind, tmp_path, capsys):
+    record, words = BAD[kind]
+    status, out, err = _replay(_write(tmp_path, record), capsys)
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"{tmp_path / 'game.json'}: ")
+    for word in words:
+        assert word.lower() in lines[0].lower(), (word, lines[0])
+
+
+def test_a_missing_file_is_refused_in_one_line(tmp_path, capsys):
+    status, out, err = _replay(tmp_path / "nowhere.json", capsys)
+    assert status == 2 and out == "" and "nowhere.json" in err and len(err.splitlines()) == 1
+
+
+def test_the_installed_command_never_shows_a_traceback(tmp_path):
+    path = _write(tmp_path, BAD["word"][0])
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_bot_game_written_as_a_record_replays_to_the_same_state(tmp_path, capsys):
+    options = Options.preset("hub", rounds=2)
+    state = new_game(options, 3)
+    actions = []
+    while state.phase != "game_over":
+        start = deal(state, 11 + state.round)
+        state = apply(state, start)
+        actions.append(start)
+        while state.phase == "play":
+            action = list(legal_actions(state))[0]
+            state = apply(state, action)
+            actions.append(action)
+    path = tmp_path / "bots.json"
+    write_record(record_from_game(options, ["Ana", "Bo", "Cy"], actions), path)
+    assert replay(read_record(path)).state.totals == state.totals
+    status, out, _ = _replay(path, capsys)
+    assert status == 0 and json.loads(out)["ranking"] == list(state.ranking or ())
