@@ -967,25 +967,8 @@ class Table:
 
     def _prompt(self, game: Game, m: Moment) -> str | None:
         state, names = m.state, game.names
-        engine = game.next_engine(state)
-        aside = game.option("engine") == "set_aside"
-        if m.stage == "lead":
-            return (
-                f"Round {state.round + 1}: put the {engine} in the hub; "
-                "the first seat to press DRAW leads"
-            )
-        if m.stage == "deal":
-            counts = ", ".join(
-                f"{n} {len(h)}/{game.hand_size}" for n, h in zip(names, m.dealt, strict=True)
-            )
-            hub = f"put the {engine} in the hub, then " if aside else ""
-            return f"Round {state.round + 1}: {hub}tap your dealt tiles on your own pad ({counts})"
-        if m.stage == "hunt":
-            hunter = names[m.hunter or 0]
-            return (
-                f"Round {state.round + 1}: take {game.hand_size} tiles each. Whoever has the "
-                f"{engine}, tap it on your own pad; nobody? {hunter}: press DRAW"
-            )
+        if m.stage in ("lead", "deal", "hunt"):
+            return self._deal_prompt(game, m)
         if m.stage == "reveal":
             waiting = ", ".join(
                 f"{names[e]} {len(m.shown[e]) if m.shown else 0}/{state.hand_counts[e]}"
@@ -999,6 +982,26 @@ class Table:
             winner = names[state.ranking[0]] if state.ranking else "nobody"
             return f"Game over: {winner} wins. Hold DRAW for a new game with the same seats"
         return self._play_prompt(game, m)
+
+    def _deal_prompt(self, game: Game, m: Moment) -> str:
+        state, names = m.state, game.names
+        engine = game.next_engine(state)
+        if m.stage == "lead":
+            return (
+                f"Round {state.round + 1}: put the {engine} in the hub; "
+                "the first seat to press DRAW leads"
+            )
+        if m.stage == "deal":
+            counts = ", ".join(
+                f"{n} {len(h)}/{game.hand_size}" for n, h in zip(names, m.dealt, strict=True)
+            )
+            hub = f"put the {engine} in the hub, then " if game.set_aside else ""
+            return f"Round {state.round + 1}: {hub}tap your dealt tiles on your own pad ({counts})"
+        hunter = names[m.hunter or 0]
+        return (
+            f"Round {state.round + 1}: take {game.hand_size} tiles each. Whoever has the "
+            f"{engine}, tap it on your own pad; nobody? {hunter}: press DRAW"
+        )
 
     def _play_prompt(self, game: Game, m: Moment) -> str | None:
         state, names = m.state, game.names

@@ -52,30 +52,30 @@ def play(rig, bot, seed, games=1):
 
 
 CASES = [
-    ("classic", "open", 4),  # the engine's holder taps it, or the hunt finds it
-    ("tournament", "open", 3),  # engine set aside, the table chooses who leads
-    ("hub", "tracked", 4),  # every tile tapped, must play, one-tile alerts
-    ("classic", "tracked", 5),  # tracked hunt for the engine
+    # The engine's holder taps it, or the hunt finds it; all seven rounds of a double-6.
+    ({"preset": "classic", "set": 6}, "open", 3),
+    ({"preset": "tournament", "rounds": 3}, "open", 3),  # set aside, the table picks a lead
+    ({"preset": "hub", "rounds": 3}, "tracked", 4),  # every tile tapped, must play
+    ({"preset": "classic", "rounds": 3}, "tracked", 5),  # a tracked hunt for the engine
 ]
 
 
-@pytest.mark.parametrize("preset,hand_mode,seats", CASES)
+@pytest.mark.parametrize("rules,hand_mode,seats", CASES)
 def test_a_whole_game_through_buttons_and_pads(
-    rig_factory, random_bot, preset, hand_mode, seats
+    rig_factory, random_bot, rules, hand_mode, seats
 ):
-    rig = rig_factory(
-        rules={"preset": preset, "rounds": 3}, hand_mode=hand_mode, seats=seats
-    )
+    rig = rig_factory(rules=rules, hand_mode=hand_mode, seats=seats)
     rig.readers_online()
     results = play(rig, random_bot, seed=7)
     assert len(results) == 1
     view = rig.view
+    rounds = view["rounds"]
     assert view["phase"] == "game_over"
-    assert len(view["scores"]) == 3
+    assert len(view["scores"]) == rounds == rules.get("rounds", 7)
     assert view["totals"] == [sum(col) for col in zip(*view["scores"], strict=True)]
     assert sorted(view["ranking"]) == list(range(seats))
     assert view["round_engines"] == [
-        f"{n}-{n}" for n in range(view["set"], view["set"] - 3, -1)
+        f"{n}-{n}" for n in range(view["set"], view["set"] - rounds, -1)
     ]
 
     game_id = rig.journal.games()[0].id
