@@ -148,6 +148,8 @@ def _move(move: Any) -> dict[str, Any]:
     return _round(moves=[move])
 
 
+WORD = 'rounds[0].moves[0]: "play" must be a tile like "5-3", got "5/3"'
+OPEN = {"hands": [2, 2], "boneyard": None}
 BAD = {
     "not-json": ('{"rules": "classic",', ["not valid json", "line 1"]),
     "not-object": ("[1, 2]", ["json object"]),
@@ -162,13 +164,13 @@ BAD = {
     "hands": (_round(hands=[["9-5"]]), ["rounds[0].hands", "1 hands for 2 players"]),
     "engine": (_round(engine="8-8"), ["rounds[0].engine", "9-9", "8-8"]),
     "set-aside": (_round(hands=[["9-9"], ["9-1"]]), ["hands[0][0]", "9-9", "set aside"]),
-    "word": (_move({"seat": 0, "play": "5/3", "on": 0}), ['rounds[0].moves[0]: "play" must be a tile like "5-3", got "5/3"']),
+    "word": (_move({"seat": 0, "play": "5/3", "on": 0}), [WORD]),
     "kind": (_move({"seat": 0, "jump": True}), ["rounds[0].moves[0]", "play", "draw", "pass"]),
     "seat": (_move({"seat": 4, "pass": True}), ["moves[0]", "no seat 4"]),
     "train": (_move({"seat": 0, "play": "9-5", "on": 7}), ["moves[0]", "no train 7"]),
     "seed-and-hands": (_round(seed=3), ["rounds[0]", "seed"]),
     "rounds": ({**GAME, "rounds": {}}, ["rounds", "list"]),
-    "unfinished": ({**GAME, "rounds": [GAME["rounds"][0], {"hands": [2, 2], "boneyard": None}]}, ["rounds[1]", "not over"]),
+    "unfinished": ({**GAME, "rounds": [GAME["rounds"][0], OPEN]}, ["rounds[1]", "not over"]),
 }  # fmt: skip
 
 
@@ -210,7 +212,7 @@ def test_a_bot_game_written_as_a_record_replays_to_the_same_state(tmp_path, caps
         state = apply(state, start)
         actions.append(start)
         while state.phase == "play":
-            action = list(legal_actions(state))[0]
+            action = legal_actions(state)[0]
             state = apply(state, action)
             actions.append(action)
     path = tmp_path / "bots.json"
