@@ -382,6 +382,8 @@ def test_run_on_real_adapters_until_sigterm(tmp_path):
         proc.kill()
         listener.close()
     assert not (tmp_path / "view.sock").exists()
+    # Every connection closed: SQLite folded the write-ahead log back into the file.
+    assert not (tmp_path / "t.db-wal").exists()
 
 
 def test_run_refuses_a_broken_configuration_with_the_same_messages(tmp_path, capsys):
