@@ -18,12 +18,16 @@ Journal entries (one JSON object per accepted input, in order):
 - `{"t": "shown", "seat": S, "tile": "A-B"}`: open hands, S tapped a leftover tile
   (tapping it again takes it back);
 - `{"t": "next"}`: the round summary was dismissed;
+- `{"t": "hunt", "seat": S}`: open hands under `engine: holder`, S drew for the engine;
+- `{"t": "holder", "seat": S}`: S tapped the engine on its own pad: S lays it and leads;
 - `{"t": "undo"}`: the input before it is void.
 
-Seats in entries and moves are the game's seats (0..players-1, clockwise among the
-joined seats); the view speaks of the table's seats, which are also the pad names.
-Starting a round (`StartRound`) is never an entry: it follows from the game's meta and
-the entries before it, so replaying the entries rebuilds every moment of the game.
+Seats in entries, moves and the view during a game are the game's seats (0..players-1,
+clockwise among the seats that joined); the table's own seat numbers name the buttons
+and the pads. Starting a round (`StartRound`) is never an entry: it follows from the
+game's meta and the entries before it, so replaying the entries rebuilds every moment
+of the game. A finished game is closed in the journal: after a restart the table waits
+in the lobby.
 """
 
 from __future__ import annotations
