@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# The loop's longest sleep; shorter when systemd's watchdog wants pings.
-IDLE_WAKE_S = 5.0
 # Exit statuses: 2 = the configuration or the journal needs a person (the unit's
 # RestartPreventExitStatus), 1 = anything else (systemd restarts the service).
 EXIT_NEEDS_ATTENTION = 2
@@ -223,7 +221,8 @@ class Service:
         self.notifier = notifier or Notifier()
         self.events: queue.Queue[Event] = queue.Queue()
         self.publisher = ViewPublisher(config.socket)
-        self.finished = threading.Event()  # set when the controller stops by itself
+        # Set when the controller loop ends; `roundhouse run` also sets it on a signal.
+        self.finished = threading.Event()
         self.failure: BaseException | None = None
         self._adapters: list[_Closeable] = []
         self._thread: threading.Thread | None = None
@@ -279,13 +278,13 @@ class Service:
                                               self.events, removal_ms=reader.removal_ms))
 
     def _loop(self) -> None:
+        # Without a watchdog to ping the loop sleeps until the next event (a stop is one).
         interval = self.notifier.watchdog_interval if self.config.watchdog else None
-        timeout = min(interval, IDLE_WAKE_S) if interval else IDLE_WAKE_S
         last_ping = 0.0
         try:
             while True:
                 try:
-                    event = self.events.get(timeout=timeout)
+                    event = self.events.get(timeout=interval)
                 except queue.Empty:
                     pass
                 else:
