@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu", "Mo", "Ned")
 ANSWER_TIMEOUT_S = 10.0
+SCREEN_LINGER_S = 5.0
+FRAMES_LINGER_S = 1.0
 POLL_S = 0.001
 
 
@@ -204,7 +206,7 @@ def simulate(
         )
         hardware.enroll_set()
         if screens:
-            children = _start_screens(config.socket, frames)
+            children = _start_screens(config, frames)
         driver = Driver(
             service.table,
             hardware,
@@ -214,7 +216,11 @@ def simulate(
             retap_s=removal_ms / 1000 + 0.05,
             say=say,
         )
-        return driver.play(games, stopped=service.finished.is_set)
+        results = driver.play(games, stopped=service.finished.is_set)
+        if children:
+            # The screens draw the final ranking before they close.
+            time.sleep(SCREEN_LINGER_S if frames is None else FRAMES_LINGER_S)
+        return results
     finally:
         for child in children:
             child.terminate()
@@ -242,16 +248,18 @@ def _largest_set(config: Config) -> int:
     return max(sizes)
 
 
-def _start_screens(socket: Path, frames: Path | None) -> list[subprocess.Popen[bytes]]:
+def _start_screens(config: Config, frames: Path | None) -> list[subprocess.Popen[bytes]]:
+    """The table and wall screens, each a `roundhouse display` process on the socket."""
     children = []
     env = dict(os.environ)
-    for view in ("table", "wall"):
+    if frames is not None:
+        env["SDL_VIDEODRIVER"] = "dummy"
+    for view, screen in (("table", config.display.table), ("wall", config.display.wall)):
         command = [sys.executable, "-m", "firmware_py.cli", "display", "--view", view]
-        command += ["--socket", str(socket)]
+        command += ["--socket", str(config.socket), "--size", f"{screen.width}x{screen.height}"]
         if frames is not None:
             (frames / view).mkdir(parents=True, exist_ok=True)
             command += ["--frames", str(frames / view)]
-            env["SDL_VIDEODRIVER"] = "dummy"
         children.append(subprocess.Popen(command, env=env))
     return children
 
