@@ -101,7 +101,7 @@ def resume(folder: Path) -> None:
     finally:
         service.stop()
     db = sqlite3.connect(config.database)
-    rounds, entries = db.execute(
+    totals, entries = db.execute(
         "SELECT json_extract(result, '$.totals'), COUNT(*) FROM games JOIN entries "
         "ON entries.game_id = games.id").fetchone()
     db.close()
@@ -126,7 +126,7 @@ def resume(folder: Path) -> None:
         assert view["phase"] == "game_over", view["phase"]
         assert len(view["scores"]) == 13, len(view["scores"])
     print(f"resume a finished 13-round 8-seat game ({entries} journal entries, totals "
-          f"{rounds}): median {statistics.median(times) * 1000:.0f} ms, "
+          f"{totals}): median {statistics.median(times) * 1000:.0f} ms, "
           f"worst {max(times) * 1000:.0f} ms")
 
 
