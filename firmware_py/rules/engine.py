@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from firmware_py.rules.actions import (
     MEXICAN,
     Action,
@@ -15,13 +17,21 @@ from firmware_py.rules.actions import (
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
 from firmware_py.rules.state import Pending, State, Target, clone
-from firmware_py.rules.tiles import Tile, set_tiles
+from firmware_py.rules.tiles import Laid, Tile, set_tiles
 from firmware_py.rules.trains import Path, Train
 
+T = TypeVar("T")
 _TILES = set_tiles(18)
 # Bitmasks of tile indexes: the tiles carrying each number, and the doubles.
 _SUIT_MASK = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
 _DOUBLES = sum(1 << t.index for t in _TILES if t.is_double)
+
+
+def _put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """`items` with `items[i]` replaced (the quickest way CPython has)."""
+    changed = list(items)
+    changed[i] = value
+    return tuple(changed)
 
 
 def _mask(tiles: tuple[Tile, ...]) -> int:
@@ -440,26 +450,37 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     index, _, _, path = target
     n = clone(s)
     train = s._trains[index]
-    new = train.lay(path, tile, o.chicken_foot)
-    if index == seat and new.open:
-        new = new.with_open(False)
-    elif index == s.players and not train.tiles:
-        new = new.with_open(True)
+    # The owner laying on its own train takes its marker off; the Mexican train is open
+    # from its first tile.
+    opened = index == s.players or (train.open and index != seat)
+    if path or train.branches:
+        new = train.lay(path, tile, o.chicken_foot)
+        if new.open != opened:
+            new = new.with_open(opened)
+    else:
+        foot = o.chicken_foot and tile.is_double
+        new = Train(
+            train.owner,
+            train.start,
+            (*train.tiles, Laid(tile, train.open_end)),
+            opened,
+            tuple(Train(train.owner, tile.high) for _ in range(3)) if foot else (),
+        )
     trains = s._trains
-    n._trains = (*trains[:index], new, *trains[index + 1 :])
+    n._trains = _put(trains, index, new)
     counts = s._counts
-    n._counts = (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
+    n._counts = _put(counts, seat, counts[seat] - 1)
     hands = s._hands
     if hands is not None:
         hand = hands[seat]
         i = hand.index(tile)
-        n._hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
+        n._hands = _put(hands, seat, hand[:i] + hand[i + 1 :])
         masks = s._masks
-        n._masks = (*masks[:seat], masks[seat] & ~(1 << tile.index), *masks[seat + 1 :])
+        n._masks = _put(masks, seat, masks[seat] & ~(1 << tile.index))
     else:
         named = s._named
         if named[seat]:
-            n._named = (*named[:seat], named[seat] & ~(1 << tile.index), *named[seat + 1 :])
+            n._named = _put(named, seat, named[seat] & ~(1 << tile.index))
     n._table = s._table | (1 << tile.index)
     pending = s._pending
     if pending:
@@ -541,9 +562,9 @@ def _end_turn(n: State, marker_up: bool) -> State:
     assert seat is not None
     if marker_up and not n._trains[seat].open:
         trains = n._trains
-        n._trains = (*trains[:seat], trains[seat].with_open(True), *trains[seat + 1 :])
+        n._trains = _put(trains, seat, trains[seat].with_open(True))
     if not n._first[seat]:
-        n._first = (*n._first[:seat], True, *n._first[seat + 1 :])
+        n._first = _put(n._first, seat, True)
     _reset_turn(n)
     n._turn_no += 1
     n.turn = (seat + 1) % n.players
@@ -576,7 +597,7 @@ def _draw(s: State, a: Draw) -> State:
 def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
     """Move the boneyard's next tile into `seat`'s hand (in `n`); the tile if known."""
     counts = s._counts
-    n._counts = (*counts[:seat], counts[seat] + 1, *counts[seat + 1 :])
+    n._counts = _put(counts, seat, counts[seat] + 1)
     n._bcount = s._bcount - 1
     if s._boneyard:
         tile = s._boneyard[0]
@@ -585,15 +606,15 @@ def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
         n._boneyard = s._boneyard[1:]
         assert s._hands is not None
         hands = s._hands
-        n._hands = (*hands[:seat], (*hands[seat], tile), *hands[seat + 1 :])
+        n._hands = _put(hands, seat, (*hands[seat], tile))
         masks = s._masks
-        n._masks = (*masks[:seat], masks[seat] | (1 << tile.index), *masks[seat + 1 :])
+        n._masks = _put(masks, seat, masks[seat] | (1 << tile.index))
         return tile
     if named is None:
         return None
     _check_may_hold(s, seat, named)
     masks = s._named
-    n._named = (*masks[:seat], masks[seat] | (1 << named.index), *masks[seat + 1 :])
+    n._named = _put(masks, seat, masks[seat] | (1 << named.index))
     return named
 
 
@@ -607,11 +628,11 @@ def _hunt(s: State, a: Draw) -> State:
     if tile is not None and tile is s.engine:
         assert n._hands is not None
         hands = n._hands
-        n._hands = (*hands[:seat], hands[seat][:-1], *hands[seat + 1 :])
+        n._hands = _put(hands, seat, hands[seat][:-1])
         masks = n._masks
-        n._masks = (*masks[:seat], masks[seat] & ~(1 << tile.index), *masks[seat + 1 :])
+        n._masks = _put(masks, seat, masks[seat] & ~(1 << tile.index))
         counts = n._counts
-        n._counts = (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
+        n._counts = _put(counts, seat, counts[seat] - 1)
         n.engine_laid = True
         n._table = 1 << tile.index
     else:
@@ -710,7 +731,7 @@ def _reveal(s: State, a: Reveal) -> State:
                 raise IllegalMove(f"The {tile} was revealed by seat {other}.")
     n = clone(s)
     revealed = s._revealed
-    n._revealed = (*revealed[:seat], a.tiles, *revealed[seat + 1 :])
+    n._revealed = _put(revealed, seat, a.tiles)
     n.awaiting_reveal = tuple(x for x in s.awaiting_reveal if x != seat)
     if n.awaiting_reveal:
         return n

@@ -11,7 +11,10 @@ SET_SIZES = (6, 9, 12, 15, 18)
 
 
 class Tile:
-    """An unordered pair of pip counts, stored high first; `Tile(3, 5) is Tile(5, 3)`."""
+    """An unordered pair of pip counts, stored high first; `Tile(3, 5) is Tile(5, 3)`.
+
+    Every tile exists once, so equality and hashing are by identity (fast, and right).
+    """
 
     __slots__ = ("high", "index", "is_double", "low", "pips")
     high: int
@@ -63,9 +66,6 @@ class Tile:
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("tiles are immutable")
 
-    def __hash__(self) -> int:
-        return self.index
-
     def __lt__(self, other: Tile) -> bool:
         return self.index < other.index
 
@@ -114,9 +114,6 @@ class Laid:
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("laid tiles are immutable")
-
-    def __hash__(self) -> int:
-        return self.tile.index * 2 + (self.first != self.tile.high)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Laid, (self.tile, self.first))
