@@ -302,6 +302,7 @@ class Driver:
     def play(self, games: int, *, stopped: Callable[[], bool] = lambda: False) -> list[str]:
         """Play until `games` games are over (0: until `stopped`); one line per game."""
         results: list[str] = []
+        self._take_over()
         while not stopped():
             game, m = self.table.game, self.table.moment
             if game is None or m is None:
@@ -316,6 +317,28 @@ class Driver:
             else:
                 self._step(game, m)
         return results
+
+    def _take_over(self) -> None:
+        """A journal's unfinished game: with tracked hands the table knows every hand and
+        play goes on (the face-down tiles are shuffled again); with open hands nobody
+        knows them any more, so the game is abandoned with the new-game card."""
+        game, m = self.table.game, self.table.moment
+        if game is None or m is None or m.stage == "over":
+            return
+        if game.tracked and m.stage in ("play", "reveal", "summary"):
+            state = m.state
+            seen = {t for hand in state.hands for t in hand or ()}
+            for train in state.trains.values():
+                seen.update(train.all_tiles())
+            if state.engine_laid and state.engine is not None:
+                seen.add(state.engine)
+            self.boneyard = [t for t in game.set_tiles() if t not in seen]
+            self.rng.shuffle(self.boneyard)
+            self.say(f"Going on with the unfinished game: round {state.round}")
+            return
+        self.say("The unfinished game's hands are unknown to the bots: abandoning it")
+        self._input(self._tap, MEXICAN, "card:new_game", refusal_expected=True)
+        self._input(self._tap, MEXICAN, "card:new_game")
 
     def _lobby(self) -> None:
         joined = self.table.joined
@@ -479,8 +502,15 @@ class Driver:
         self.hardware.tap(pad, tile)
         self._tapped[(pad, tile)] = time.monotonic()
 
-    def _input(self, act: Callable[..., object], *args: object, pause: bool = True) -> None:
-        """Do one thing at the table and wait until the table has taken it."""
+    def _input(
+        self,
+        act: Callable[..., object],
+        *args: object,
+        pause: bool = True,
+        refusal_expected: bool = False,
+    ) -> None:
+        """Do one thing at the table and wait until the table has taken it (or, when
+        `refusal_expected`, answered it)."""
         if pause and self.pace:
             time.sleep(self.pace)
         table = self.table
@@ -496,5 +526,5 @@ class Driver:
                 raise SimError("the table did not answer a bot within 10 s")
             time.sleep(POLL_S)
         rejection = table.rejection
-        if rejection is not None and rejection is not before[1]:
+        if rejection is not None and rejection is not before[1] and not refusal_expected:
             raise SimError(f"the table refused a bot: {rejection['text']}")

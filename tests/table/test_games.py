@@ -35,8 +35,9 @@ class DirectHardware:
         self.rig.hold(seat, button)
         self._seen()
 
-    def tap(self, pad, tile):
-        self.rig.tap(pad, tile)
+    def tap(self, pad, tag):
+        kind, _, value = tag.rpartition(":")
+        self.rig.tap(pad, "C" + value if kind == "card" else tag)
         self._seen()
 
     def place(self, pad, tag):
@@ -93,3 +94,32 @@ def test_a_new_game_starts_with_the_same_seats(rig_factory, random_bot):
     games = rig.journal.games()
     assert len(games) == 2
     assert all(g.players == ("Ana", "Bo", "Cy", "Di") for g in games)
+
+
+def test_bots_go_on_with_an_unfinished_tracked_game(rig_factory, random_bot):
+    rig = rig_factory(rules={"preset": "hub", "rounds": 1}, hand_mode="tracked")
+    driver = Driver(rig.table, DirectHardware(rig), [random_bot] * 4, random.Random(5))
+
+    def midway():
+        m = rig.table.moment
+        return m is not None and m.stage == "play" and len(m.actions()) > 12
+
+    assert driver.play(1, stopped=midway) == []
+    again = rig.restart()  # the simulator stopped and started again on the same journal
+    driver = Driver(again.table, DirectHardware(again), [random_bot] * 4, random.Random(6))
+    assert len(driver.play(1)) == 1
+    [game] = again.journal.games()
+    assert game.finished and game.winner
+
+
+def test_bots_abandon_an_unfinished_open_game_whose_hands_they_cannot_know(
+    rig_factory, random_bot
+):
+    rig = rig_factory(rules={"preset": "tournament", "rounds": 1})
+    rig.start(0, 1, 2, 3)
+    rig.tap(0, "12-1")
+    driver = Driver(rig.table, DirectHardware(rig), [random_bot] * 4, random.Random(5))
+    assert len(driver.play(1)) == 1
+    first, second = rig.journal.games()
+    assert first.winner is None and first.finished
+    assert second.winner is not None
