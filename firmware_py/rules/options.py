@@ -144,7 +144,7 @@ class Options:
             value = getattr(self, key)
             if value != getattr(base, key):
                 if key == "deal":
-                    value = {str(p): [s, h] for p, s, h in value}
+                    value = _deal_to_json(value, base.deal)
                 elif key == "tie_break":
                     value = list(value)
                 out[key] = value
@@ -206,26 +206,38 @@ def _expected(key: str, value: Any, values: tuple[Any, ...]) -> str:
 
 
 def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
-    """`{"4": [12, 10], ...}` replaces those player counts' rows of the preset."""
+    """`{"4": [12, 10], "2": [[12, 16], [9, 15]]}` replaces those player counts' rows."""
     if preset not in PRESETS:
         raise BadOptions(f'unknown preset "{preset}"; presets are {", ".join(PRESETS)}')
+    usage = 'option deal takes {"PLAYERS": [SET, TILES PER HAND] or a list of them, ...}'
     if not isinstance(obj, Mapping):
-        raise BadOptions('option deal takes {"PLAYERS": [SET, TILES PER HAND], ...}')
+        raise BadOptions(usage)
     rows: list[DealRow] = []
     for key, value in obj.items():
-        if (
-            not str(key).isdigit()
-            or not isinstance(value, list)
-            or len(value) != 2
-            or not all(isinstance(v, int) for v in value)
-        ):
-            raise BadOptions(
-                f'option deal takes {{"PLAYERS": [SET, TILES PER HAND], ...}}, '
-                f"got {key!r}: {value!r}"
-            )
-        rows.append((int(key), value[0], value[1]))
+        choices = (
+            value if isinstance(value, list) and value and isinstance(value[0], list) else [value]
+        )
+        for choice in choices:
+            if (
+                not str(key).isdigit()
+                or not isinstance(choice, list)
+                or len(choice) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in choice)
+            ):
+                raise BadOptions(f"{usage}, got {key!r}: {value!r}")
+            rows.append((int(key), choice[0], choice[1]))
     replaced = {r[0] for r in rows}
     return tuple(rows) + tuple(r for r in PRESETS[preset].deal if r[0] not in replaced)
+
+
+def _deal_to_json(deal: tuple[DealRow, ...], base: tuple[DealRow, ...]) -> dict[str, Any]:
+    """The player counts whose rows differ from the preset's, in `_deal_from_json` form."""
+    out: dict[str, Any] = {}
+    for players in dict.fromkeys(p for p, _, _ in deal + base):
+        mine = [[s, h] for p, s, h in deal if p == players]
+        if mine != [[s, h] for p, s, h in base if p == players]:
+            out[str(players)] = mine[0] if len(mine) == 1 else mine
+    return out
 
 
 PRESETS: Mapping[str, Options] = {

@@ -31,6 +31,11 @@ def test_deal_table_override_changes_set_and_hand_size():
     state = new_game(custom, 4)
     start_round = deal(state, 7)
     assert [len(h) for h in start_round.hands] == [9, 9, 9, 9]
+    assert custom.to_json() == {"preset": "tournament", "deal": {"4": [12, 9]}}
+    two_sets = Options.from_json({"preset": "hub", "deal": {"2": [[9, 8], [12, 10]]}})
+    assert two_sets.deal_for(2) == (9, 8)
+    assert Options.preset("hub", deal=two_sets.deal, set=12).deal_for(2) == (12, 10)
+    assert Options.from_json(two_sets.to_json()) == two_sets
 
 
 def test_set_picks_the_preset_deal_for_that_set():
