@@ -24,9 +24,7 @@ DEFAULT_SOCKET = Path("/run/roundhouse/view.sock")
 # Button pins are BCM numbers; 0 and 1 are the HAT EEPROM's I2C pins.
 PIN_RANGE = range(2, 28)
 SEAT_RANGE = range(2, 15)
-PROTOCOLS = ("rdm6300", "pn532", "lines")
 HAND_MODES = ("open", "tracked")
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 MEXICAN = "mexican"
 # Every `loop://` port is a private loopback, so several readers may name one.
 SHAREABLE_URL_PREFIXES = ("loop://",)
@@ -195,10 +193,14 @@ class _Parser:
     # --- sections ---------------------------------------------------------------------
 
     def config(self, data: Mapping[str, Any]) -> Config:
+        # The adapters' own lists; imported here so the journal's commands stay light.
+        from hardware.buttons import PIN_FACTORIES
+        from hardware.rfid import PROTOCOLS
+
         self.unknown(data, ("hand_mode", "rules", "buttons", "seats", "readers", "service",
                             "display"), "")
         seats = self.seats(data.get("seats"))
-        readers = self.readers(data.get("readers", []), len(seats))
+        readers = self.readers(data.get("readers", []), len(seats), PROTOCOLS)
         rules, presets = self.rules(data.get("rules", "classic"), len(seats))
         buttons = self.table(data, "buttons", "buttons")
         self.unknown(buttons, ("pin_factory", "bounce_ms", "draw_hold_s", "pass_hold_s"),
@@ -272,7 +274,8 @@ class _Parser:
                                     seat_pins.get("pass_pin", -1)))
         return tuple(seats)
 
-    def readers(self, value: object, seat_count: int) -> tuple[ReaderConfig, ...]:
+    def readers(self, value: object, seat_count: int,
+                protocols: Sequence[str]) -> tuple[ReaderConfig, ...]:
         if not isinstance(value, list) or not all(isinstance(r, Mapping) for r in value):
             self.expected("readers", "an array of tables ([[readers]]), one per pad", value)
             return ()
@@ -307,7 +310,7 @@ class _Parser:
             readers.append(ReaderConfig(
                 pad=pad,
                 url=url,
-                protocol=self.choice(reader, "protocol", f"{key}.protocol", "", PROTOCOLS),
+                protocol=self.choice(reader, "protocol", f"{key}.protocol", "", protocols),
                 removal_ms=self.int_in(reader, "removal_ms", f"{key}.removal_ms", 300, 50,
                                        5000, "milliseconds"),
             ))
