@@ -32,7 +32,6 @@ in the lobby.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -99,10 +98,6 @@ class _Journal(Protocol):
     def append(self, game_id: int, entry: Mapping[str, Any]) -> int: ...
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
-
-
-def _plain(value: object) -> object:
-    return value.value if isinstance(value, enum.Enum) else value
 
 
 def _preset_name(rules: str | Mapping[str, object]) -> str:
@@ -203,7 +198,7 @@ class Game:
         return self.options.engine == "set_aside"
 
     def option(self, name: str) -> object:
-        return _plain(getattr(self.options, name))
+        return getattr(self.options, name)
 
     def meta(self) -> dict[str, Any]:
         return {
@@ -217,22 +212,25 @@ class Game:
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any]) -> Game:
-        names = [str(n) for n in meta["players"]]
-        seats = [int(s) for s in meta.get("seats", range(len(names)))]
-        return cls(
-            rules=meta["rules"],
-            hand_mode=str(meta.get("hand_mode", "open")),
-            seats=tuple(seats),
-            names=tuple(names),
-            leader=int(meta.get("leader", 0)),
-        )
+        """The game a journal's meta describes; `TableError` if it cannot be read."""
+        try:
+            names = [str(n) for n in meta["players"]]
+            return cls(
+                rules=meta["rules"],
+                hand_mode=str(meta.get("hand_mode", "open")),
+                seats=[int(s) for s in meta.get("seats", range(len(names)))],
+                names=names,
+                leader=int(meta.get("leader", 0)),
+            )
+        except (RulesError, KeyError, TypeError, ValueError) as err:
+            raise TableError(f"the game's description {dict(meta)} cannot be read: {err}") from err
 
     def next_engine(self, state: State) -> Tile:
         pips = self.set_size - state.round
         return Tile(pips, pips)
 
     def set_tiles(self) -> tuple[Tile, ...]:
-        return tuple(set_tiles(self.set_size))
+        return set_tiles(self.set_size)
 
     # --- the reducer: (moment, entry) -> next moment ----------------------------------
 
@@ -547,6 +545,7 @@ class Table:
         return False
 
     def _button(self, seat: int, button: Button, *, held: bool) -> bool:
+        self._abandon_armed = False
         if seat not in self._seat_config:
             raise Refused(f"Seat {seat} is not part of this table.")
         game, m = self._game, self._moment()
@@ -616,7 +615,7 @@ class Table:
     def _tag(self, pad: str, uid: str) -> bool:
         binding = self._lookup(uid)
         if binding is None:
-            raise Refused(f"Unknown tag {uid} on pad {self._pad_name(pad)}.")
+            raise Refused(f"Unknown tag {uid} on {self._pad_name(pad)}.")
         if binding.kind == "marker":
             self._markers.setdefault(pad, set()).add(binding.value)
             return True
@@ -624,7 +623,6 @@ class Table:
             return self._card(binding.value)
         if binding.kind != "tile":
             raise Refused(f"Tag {uid} is bound to something the table does not use.")
-        self._abandon_armed = False
         tile = Tile.parse(binding.value)
         game, m = self._game, self._moment()
         if game is None or m is None or m.stage == "over":
@@ -655,7 +653,7 @@ class Table:
             return self._act(Draw(m.drawing, tile))
         train: object = MEXICAN if pad == MEXICAN else owner
         if train is None:
-            raise Refused(f"Pad {self._pad_name(pad)} is not a train of this game.")
+            raise Refused(f"{self._pad_name(pad).capitalize()} is not a train of this game.")
         return self._play(game, m, Play(turn, tile, train))  # type: ignore[arg-type]
 
     def _play(self, game: Game, m: Moment, play: Play) -> bool:
@@ -675,10 +673,8 @@ class Table:
 
     def _card(self, card: str) -> bool:
         if card == "undo":
-            self._abandon_armed = False
             return self._undo(by=None)
         if card == "next_preset":
-            self._abandon_armed = False
             m = self._moment()
             if self._game is not None and m is not None and m.stage != "over":
                 raise Refused("The preset can change between games only.")
@@ -713,6 +709,7 @@ class Table:
         game, m = self._game, self._moment()
         assert game is not None and m is not None and self._game_id is not None
         moment = game.advance(m, entry)
+        self._abandon_armed = False
         self._journal.append(self._game_id, entry)
         self._history.append(moment)
         self._rejection = None
@@ -730,6 +727,7 @@ class Table:
             raise Refused("There is nothing to undo.")
         if by is not None and m.actor != by:
             raise Refused(f"{game.names[by]} has nothing to undo: the last move was not yours.")
+        self._abandon_armed = False
         self._journal.append(self._game_id, {"t": "undo"})
         self._history.pop()
         self._rejection = None
@@ -785,8 +783,8 @@ class Table:
 
     def _pad_name(self, pad: str) -> str:
         if pad == MEXICAN:
-            return "of the Mexican train"
-        return f"of {self._name(int(pad))}" if pad.isdigit() else repr(pad)
+            return "the Mexican train's pad"
+        return f"{self._name(int(pad))}'s pad" if pad.isdigit() else f"pad {pad!r}"
 
     @staticmethod
     def _pad_owner(game: Game, pad: str) -> int | None:
@@ -906,7 +904,7 @@ class Table:
             "version": VIEW_VERSION,
             "phase": "lobby",
             "preset": _preset_name(self._rules),
-            "options": {k: _plain(getattr(options, k)) for k in KEY_OPTIONS},
+            "options": {k: getattr(options, k) for k in KEY_OPTIONS},
             "hand_mode": self._config.hand_mode,
             "set": set_size,
             "round": 0,
@@ -1100,9 +1098,6 @@ def record_from_entries(
     the game's last state. Raises `TableError` if the entries cannot be replayed."""
     from firmware_py.record import record_from_game
 
-    try:
-        game = Game.from_meta(meta)
-    except (RulesError, KeyError, TypeError, ValueError) as err:
-        raise TableError(f"the game's meta {dict(meta)} cannot be read: {err}") from err
+    game = Game.from_meta(meta)
     moment = game.replay(entries)[-1]
     return record_from_game(game.options, game.names, moment.actions())
