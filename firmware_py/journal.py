@@ -11,12 +11,13 @@ fresh. The tag registry (`hardware.tags`, tables `tag_*`) lives in the same file
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import sqlite3
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -162,8 +163,24 @@ class Journal:
 
     # --- games ------------------------------------------------------------------------
 
-    def begin_game(self, meta: Mapping[str, Any]) -> int:
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write under the lock; a failed write (disk full, file gone) is a
+        `JournalError` saying so, and leaves no transaction open."""
         with self._lock:
+            try:
+                yield
+            except sqlite3.Error as err:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise JournalError(f"{self.path}: cannot write the journal: {err}") from err
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+
+    def begin_game(self, meta: Mapping[str, Any]) -> int:
+        with self._writing():
             cursor = self._db.execute("INSERT INTO games (started, meta) VALUES (?, ?)",
                                       (_now(), json.dumps(dict(meta))))
         return int(cursor.lastrowid or 0)
@@ -171,21 +188,17 @@ class Journal:
     def append(self, game_id: int, entry: Mapping[str, Any]) -> int:
         """Append one entry; it is on disk when this returns. Returns its number (from 1)."""
         text = json.dumps(dict(entry), separators=(",", ":"))
-        with self._lock:
+        with self._writing():
             self._db.execute("BEGIN IMMEDIATE")
-            try:
-                row = self._db.execute(
-                    "SELECT finished IS NOT NULL, (SELECT COALESCE(MAX(seq), 0) FROM entries "
-                    "WHERE game_id = ?) FROM games WHERE id = ?", (game_id, game_id)).fetchone()
-                if row is None or row[0]:
-                    raise JournalError(f"game {game_id} is not open in {self.path}")
-                seq = int(row[1]) + 1
-                self._db.execute("INSERT INTO entries (game_id, seq, at, entry) "
-                                 "VALUES (?, ?, ?, ?)", (game_id, seq, _now(), text))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+            row = self._db.execute(
+                "SELECT finished IS NOT NULL, (SELECT COALESCE(MAX(seq), 0) FROM entries "
+                "WHERE game_id = ?) FROM games WHERE id = ?", (game_id, game_id)).fetchone()
+            if row is None or row[0]:
+                raise JournalError(f"game {game_id} is not open in {self.path}")
+            seq = int(row[1]) + 1
+            self._db.execute("INSERT INTO entries (game_id, seq, at, entry) "
+                             "VALUES (?, ?, ?, ?)", (game_id, seq, _now(), text))
+            self._db.execute("COMMIT")
         return seq
 
     def entries(self, game_id: int) -> list[dict[str, Any]]:
@@ -212,7 +225,7 @@ class Journal:
         return int(row[0]), dict(json.loads(row[1])), self.entries(int(row[0]))
 
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None:
-        with self._lock:
+        with self._writing():
             cursor = self._db.execute(
                 "UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
                 (_now(), json.dumps(dict(result)), game_id))

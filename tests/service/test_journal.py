@@ -216,3 +216,17 @@ def test_an_exported_game_replays_to_the_journaled_final_state(tmp_path, capsys)
     capsys.readouterr()
     assert main(["replay", str(record)]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(state_to_json(final)))
+
+
+def test_a_full_disk_is_a_journal_error_and_nothing_half_written(db):
+    journal = Journal(db)
+    game = journal.begin_game(META)
+    journal.append(game, {"n": 1})
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
+    with pytest.raises(JournalError, match="cannot write the journal: database or disk is full"):
+        journal.append(game, {"n": 2, "padding": "x" * 100_000})
+    journal._db.execute("PRAGMA max_page_count = 1000000")  # room again
+    assert journal.append(game, {"n": 2}) == 2
+    assert journal.entries(game) == [{"n": 1}, {"n": 2}]
+    journal.close()
