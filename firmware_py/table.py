@@ -9,35 +9,16 @@ Buttons act when they are released, unless they were held: holding PASS (undo) o
 `ButtonPressed`, `ButtonReleased`; a hold is `ButtonPressed`, `ButtonHeld`,
 `ButtonReleased`.
 
-Journal entries (one JSON object per accepted input, in order):
-
-- `{"t": "action", "action": MOVE}`: a move of the game record (play, draw, pass, reveal);
-- `{"t": "lead", "seat": S}`: seat S leads the round being set up;
-- `{"t": "dealt", "seat": S, "tile": "A-B"}`: tracked hands, S took that tile in the deal;
-- `{"t": "drawing", "seat": S}`: tracked hands, S pressed DRAW and owes the drawn tile;
-- `{"t": "shown", "seat": S, "tile": "A-B"}`: open hands, S tapped a leftover tile
-  (tapping it again takes it back);
-- `{"t": "next"}`: the round summary was dismissed;
-- `{"t": "hunt", "seat": S}`: open hands under `engine: holder`, S drew for the engine;
-- `{"t": "holder", "seat": S}`: S tapped the engine on its own pad: S lays it and leads;
-- `{"t": "undo"}`: the input before it is void.
-
-Seats in entries, moves and the view during a game are the game's seats (0..players-1,
-clockwise among the seats that joined); the table's own seat numbers name the buttons
-and the pads. Starting a round (`StartRound`) is never an entry: it follows from the
-game's meta and the entries before it, so replaying the entries rebuilds every moment
-of the game. A finished game is closed in the journal: after a restart the table waits
-in the lobby.
+What a game is made of and what the journal keeps live in `firmware_py.tablegame`;
+docs/table.md tells the players' side.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from firmware_py import RoundhouseError
 from firmware_py.rules import (
     MEXICAN,
     Draw,
@@ -48,14 +29,17 @@ from firmware_py.rules import (
     Reveal,
     RulesError,
     StartRound,
-    State,
     Tile,
-    action_from_json,
     action_to_json,
     apply,
     legal_actions,
-    new_game,
-    set_tiles,
+)
+from firmware_py.tablegame import (
+    Game,
+    Moment,
+    Refused,
+    TableError,
+    preset_name,
 )
 from hardware.events import (
     Button,
@@ -73,17 +57,11 @@ if TYPE_CHECKING:
     from firmware_py.config import Config
     from firmware_py.rules import Action
 
+__all__ = ["Game", "Moment", "Refused", "Table", "TableError", "record_from_entries"]
+
 VIEW_VERSION = 1
 # The options the screens show next to the preset's name.
 KEY_OPTIONS = ("engine", "first_turn", "double_follow", "chicken_foot", "double_blank")
-
-
-class TableError(RoundhouseError):
-    """The journal holds a game this controller cannot rebuild."""
-
-
-class Refused(RoundhouseError):
-    """An input the table does not accept now; the message is shown to the players."""
 
 
 class _Binding(Protocol):
@@ -98,347 +76,6 @@ class _Journal(Protocol):
     def append(self, game_id: int, entry: Mapping[str, Any]) -> int: ...
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
-
-
-def _preset_name(rules: str | Mapping[str, object]) -> str:
-    return rules if isinstance(rules, str) else str(rules["preset"])
-
-
-# --- one moment of a game -------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """The engine actions of a game so far, newest first, shared between moments."""
-
-    action: Action
-    before: _Step | None
-
-
-@dataclass(frozen=True, slots=True)
-class Moment:
-    """The whole game at one point: the engine state plus what the table waits for.
-
-    `stage` is "lead" (who leads the next round), "deal" (tracked hands being tapped),
-    "hunt" (open hands under `engine: holder`: finding who holds the engine), "play",
-    "reveal" (open hands: leftover tiles being tapped), "summary" (the round's scores
-    until someone holds DRAW) or "over".
-    """
-
-    state: State
-    stage: str
-    starter: int | None = None  # who leads (or hunts first in) the current round
-    dealt: tuple[tuple[Tile, ...], ...] = ()
-    hunted: tuple[int, ...] = ()  # open-hands hunt: tiles each seat drew
-    hunter: int | None = None
-    drawing: int | None = None
-    shown: tuple[tuple[Tile, ...], ...] = ()
-    engines: tuple[str, ...] = ()
-    actor: int | None = None
-    last_play: tuple[int, object, str] | None = None
-    steps: _Step | None = None
-    base: Moment | None = None  # the moment before this round's StartRound
-
-    def actions(self) -> list[Action]:
-        out: list[Action] = []
-        step = self.steps
-        while step is not None:
-            out.append(step.action)
-            step = step.before
-        out.reverse()
-        return out
-
-
-def _stage_of(state: State) -> str:
-    if state.phase == "play":
-        return "play"
-    if state.awaiting_reveal:
-        return "reveal"
-    return "over" if state.phase == "game_over" else "summary"
-
-
-class Game:
-    """What stays fixed during one game: its rules, hand mode and seats."""
-
-    def __init__(
-        self,
-        rules: str | dict[str, object],
-        hand_mode: str,
-        seats: Sequence[int],
-        names: Sequence[str],
-        leader: int,
-    ) -> None:
-        self.rules = rules
-        self.hand_mode = hand_mode
-        self.seats = tuple(seats)  # the table seat of each game seat, clockwise
-        self.names = tuple(names)
-        self.leader = leader  # the game seat that pressed DRAW first in the lobby
-        self.options = Options.from_json(rules)
-        self.set_size, self.hand_size = self.options.deal_for(len(self.seats))
-
-    @property
-    def preset(self) -> str:
-        return _preset_name(self.rules)
-
-    @property
-    def players(self) -> int:
-        return len(self.seats)
-
-    @property
-    def rounds(self) -> int:
-        rounds = self.options.rounds
-        return int(rounds) if rounds else self.set_size + 1
-
-    @property
-    def tracked(self) -> bool:
-        return self.hand_mode == "tracked"
-
-    @property
-    def set_aside(self) -> bool:
-        return self.options.engine == "set_aside"
-
-    def option(self, name: str) -> object:
-        return getattr(self.options, name)
-
-    def meta(self) -> dict[str, Any]:
-        return {
-            "players": list(self.names),
-            "seats": list(self.seats),
-            "leader": self.leader,
-            "preset": self.preset,
-            "rules": self.rules,
-            "hand_mode": self.hand_mode,
-        }
-
-    @classmethod
-    def from_meta(cls, meta: Mapping[str, Any]) -> Game:
-        """The game a journal's meta describes; `TableError` if it cannot be read."""
-        try:
-            names = [str(n) for n in meta["players"]]
-            return cls(
-                rules=meta["rules"],
-                hand_mode=str(meta.get("hand_mode", "open")),
-                seats=[int(s) for s in meta.get("seats", range(len(names)))],
-                names=names,
-                leader=int(meta.get("leader", 0)),
-            )
-        except (RulesError, KeyError, TypeError, ValueError) as err:
-            raise TableError(f"the game's description {dict(meta)} cannot be read: {err}") from err
-
-    def next_engine(self, state: State) -> Tile:
-        pips = self.set_size - state.round
-        return Tile(pips, pips)
-
-    def set_tiles(self) -> tuple[Tile, ...]:
-        return set_tiles(self.set_size)
-
-    # --- the reducer: (moment, entry) -> next moment ----------------------------------
-
-    def opening(self) -> Moment:
-        return self._setup(Moment(state=new_game(self.options, self.players), stage="lead"))
-
-    def replay(self, entries: Sequence[Mapping[str, Any]]) -> list[Moment]:
-        """Every moment still in force after `entries` (undone ones are dropped)."""
-        history = [self.opening()]
-        for index, entry in enumerate(entries):
-            if entry.get("t") == "undo":
-                if len(history) > 1:
-                    history.pop()
-                continue
-            try:
-                history.append(self.advance(history[-1], entry))
-            except (RulesError, Refused, KeyError, TypeError, ValueError) as err:
-                raise TableError(
-                    f"journal entry {index} ({entry}) cannot be replayed: {err}"
-                ) from err
-        return history
-
-    def advance(self, m: Moment, entry: Mapping[str, Any]) -> Moment:
-        """The moment after one input; raises `Refused` or a `RulesError` otherwise."""
-        kind = entry.get("t")
-        if kind == "action":
-            return self._act(m, action_from_json(entry["action"]))
-        if kind == "next" and m.stage == "summary":
-            return self._setup(replace(m, actor=None))
-        seat = entry.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise Refused(f"The table does not expect {kind!r} now.")
-        if kind == "lead" and m.stage == "lead":
-            return self._deal(replace(m, actor=seat), seat)
-        if kind == "dealt" and m.stage == "deal":
-            return self._dealt(m, seat, Tile.parse(str(entry["tile"])))
-        if kind == "hunt" and m.stage == "hunt":
-            return self._hunt(m, seat)
-        if kind == "holder" and m.stage == "hunt":
-            hands = tuple(self.hand_size + k for k in m.hunted)
-            return self._start(replace(m, actor=seat), StartRound(hands, None, starter=seat))
-        if kind == "drawing" and m.stage == "play":
-            if seat != m.state.turn:
-                raise Refused(f"It's {self.names[m.state.turn or 0]}'s turn.")
-            return replace(m, drawing=seat, actor=seat)
-        if kind == "shown" and m.stage == "reveal":
-            return self._shown(m, seat, Tile.parse(str(entry["tile"])))
-        raise Refused(self.waiting_for(m))
-
-    def _setup(self, m: Moment) -> Moment:
-        """Prepare the next round: choose who leads, then deal."""
-        base = replace(
-            m, stage="lead", dealt=(), hunted=(), hunter=None, shown=(), drawing=None,
-            last_play=None,
-        )
-        if m.state.round == 0 or m.starter is None:
-            return self._deal(base, self.leader)
-        if self.set_aside and self.options.starter == "chosen":
-            return base
-        return self._deal(base, (m.starter + 1) % self.players)
-
-    def _deal(self, m: Moment, starter: int) -> Moment:
-        m = replace(m, starter=starter)
-        if self.tracked:
-            return replace(m, stage="deal", dealt=((),) * self.players)
-        if not self.set_aside:
-            return replace(m, stage="hunt", hunted=(0,) * self.players, hunter=starter)
-        return self._start(m, StartRound(None, None, starter=starter))
-
-    def _dealt(self, m: Moment, seat: int, tile: Tile) -> Moment:
-        name = self.names[seat]
-        engine = self.next_engine(m.state)
-        if tile.high > self.set_size:
-            raise Refused(f"The {tile} is not in this game's double-{self.set_size} set.")
-        if tile is engine and self.set_aside:
-            raise Refused(f"The {tile} is this round's engine: put it in the hub.")
-        for other, hand in enumerate(m.dealt):
-            if tile in hand:
-                raise Refused(f"The {tile} is already in {self.names[other]}'s hand.")
-        if len(m.dealt[seat]) >= self.hand_size:
-            raise Refused(f"{name} already has {self.hand_size} tiles.")
-        dealt = tuple((*h, tile) if i == seat else h for i, h in enumerate(m.dealt))
-        m = replace(m, dealt=dealt, actor=seat)
-        if any(len(hand) < self.hand_size for hand in dealt):
-            return m
-        taken = {t for hand in dealt for t in hand}
-        if self.set_aside:
-            taken.add(engine)
-        # The face-down order is unknown: each draw names its tile (see `_draw_named`).
-        boneyard = tuple(t for t in self.set_tiles() if t not in taken)
-        return self._start(m, StartRound(dealt, boneyard, starter=m.starter))
-
-    def _hunt(self, m: Moment, seat: int) -> Moment:
-        if seat != m.hunter:
-            raise Refused(f"It's {self.names[m.hunter or 0]}'s turn to draw for the engine.")
-        left = len(self.set_tiles()) - self.players * self.hand_size - sum(m.hunted)
-        if left <= 0:
-            raise Refused("The boneyard is empty.")
-        hunted = tuple(k + (i == seat) for i, k in enumerate(m.hunted))
-        return replace(m, hunted=hunted, hunter=(seat + 1) % self.players, actor=seat)
-
-    def _start(self, m: Moment, action: StartRound) -> Moment:
-        state = apply(m.state, action)
-        started = replace(m, base=m, engines=(*m.engines, str(state.engine)))
-        return self._after(started, action, state)
-
-    def _shown(self, m: Moment, seat: int, tile: Tile) -> Moment:
-        if seat not in m.state.awaiting_reveal:
-            raise Refused(f"{self.names[seat]} has already shown the leftover tiles.")
-        shown = list(m.shown or ((),) * self.players)
-        hand = shown[seat]
-        if tile in hand:
-            shown[seat] = tuple(t for t in hand if t is not tile)
-        elif len(hand) >= m.state.hand_counts[seat]:
-            raise Refused(f"{self.names[seat]} has only {m.state.hand_counts[seat]} tiles left.")
-        else:
-            shown[seat] = (*hand, tile)
-        return replace(m, shown=tuple(shown), actor=seat)
-
-    def _act(self, m: Moment, action: Action) -> Moment:
-        if isinstance(action, StartRound):
-            raise Refused("Rounds start by themselves.")
-        if isinstance(action, Reveal):
-            if m.stage != "reveal":
-                raise Refused("Leftover tiles are shown at the end of a round.")
-        elif m.stage != "play":
-            raise Refused(self.waiting_for(m))
-        elif m.drawing is not None and not (
-            isinstance(action, Draw) and action.seat == m.drawing and action.tile is not None
-        ):
-            raise Refused(f"{self.names[m.drawing]}: tap the tile you drew on your own pad.")
-        if isinstance(action, Draw) and action.tile is not None and self.tracked:
-            return self._draw_named(m, action)
-        return self._after(m, action, apply(m.state, action))
-
-    def _draw_named(self, m: Moment, draw: Draw) -> Moment:
-        """Tracked hands: the boneyard's order is learnt one draw at a time, so the
-        round is rebuilt with the drawn tile next in line before it is drawn."""
-        try:
-            return self._after(m, draw, apply(m.state, draw))
-        except IllegalMove as refusal:
-            base = m.base
-            if base is None:
-                raise
-            played = m.actions()[len(base.actions()) :]
-            start = played[0]
-            assert isinstance(start, StartRound)
-            drawn = [a.tile for a in played if isinstance(a, Draw) and a.tile is not None]
-            if draw.tile in drawn or draw.tile not in (start.boneyard or ()):
-                raise Refused(self._whereabouts(m.state, draw.tile)) from refusal
-            rest = [t for t in start.boneyard or () if t not in drawn and t is not draw.tile]
-            again = self._start(base, start._replace(boneyard=(*drawn, draw.tile, *rest)))
-            for action in played[1:]:
-                again = self._after(again, action, apply(again.state, action))
-            again = replace(again, drawing=m.drawing)
-            return self._after(again, draw, apply(again.state, draw))
-
-    def _whereabouts(self, state: State, tile: Tile | None) -> str:
-        for seat, hand in enumerate(state.hands):
-            if hand is not None and tile in hand:
-                return f"The {tile} is in {self.names[seat]}'s hand."
-        return f"The {tile} is not in the boneyard."
-
-    def _after(self, m: Moment, action: Action, state: State) -> Moment:
-        last_play = m.last_play
-        if isinstance(action, Play):
-            last_play = (action.seat, action.train, _laid_text(state, action))
-        elif isinstance(action, StartRound):
-            last_play = None
-        return replace(
-            m,
-            state=state,
-            stage=_stage_of(state),
-            drawing=None,
-            shown=() if isinstance(action, StartRound) else m.shown,
-            actor=getattr(action, "seat", None),
-            last_play=last_play,
-            steps=_Step(action, m.steps),
-        )
-
-    def waiting_for(self, m: Moment) -> str:
-        """A short sentence: what the table waits for when an input does not fit."""
-        if m.stage == "lead":
-            return "First choose who leads: the first seat to press DRAW."
-        if m.stage == "deal":
-            return "The deal is not finished: tap your dealt tiles on your own pad."
-        if m.stage == "hunt":
-            return f"First find the {self.next_engine(m.state)}: tap it on your own pad."
-        if m.stage == "reveal":
-            return "Tap your leftover tiles on your own pad, then PASS."
-        if m.stage == "summary":
-            return "The round is over: hold DRAW for the next round."
-        if m.stage == "over":
-            return "The game is over."
-        return "Play goes on."
-
-
-def _laid_text(state: State, action: Play) -> str:
-    """The tile as it lies on its train or branch (oriented), for the screens."""
-    pair = {action.tile.high, action.tile.low}
-    nodes = [state.trains[action.train]]
-    while nodes:
-        node = nodes.pop()
-        for laid in node.tiles:
-            if {laid.first, laid.second} == pair:
-                return str(laid)
-        nodes.extend(node.branches)
-    return str(action.tile)
 
 
 # --- the controller --------------------------------------------------------------------
@@ -678,8 +315,8 @@ class Table:
             m = self._moment()
             if self._game is not None and m is not None and m.stage != "over":
                 raise Refused("The preset can change between games only.")
-            presets = list(self._config.presets) or [_preset_name(self._rules)]
-            current = _preset_name(self._rules)
+            presets = list(self._config.presets) or [preset_name(self._rules)]
+            current = preset_name(self._rules)
             index = presets.index(current) + 1 if current in presets else 0
             self._rules = presets[index % len(presets)]
             self._rejection = None
@@ -903,7 +540,7 @@ class Table:
         return {
             "version": VIEW_VERSION,
             "phase": "lobby",
-            "preset": _preset_name(self._rules),
+            "preset": preset_name(self._rules),
             "options": {k: getattr(options, k) for k in KEY_OPTIONS},
             "hand_mode": self._config.hand_mode,
             "set": set_size,
