@@ -376,6 +376,8 @@ def _play(s: State, a: Play) -> State:
         if tile not in hands[seat]:
             raise IllegalMove(f"Seat {seat} doesn't hold the {tile}.")
     else:
+        if s._counts[seat] == 0:
+            raise IllegalMove(f"Seat {seat} has no tiles left.")
         _check_may_hold(s, seat, tile)
     if s._drawn is not None and tile is not s._drawn:
         raise IllegalMove(f"Seat {seat} may only play the {s._drawn} just drawn.")
@@ -412,8 +414,6 @@ def _check_may_hold(s: State, seat: int, tile: Tile) -> None:
     for other, m in enumerate(s._named):
         if other != seat and m & bit:
             raise IllegalMove(f"The {tile} is in seat {other}'s hand.")
-    if s._counts[seat] == 0:
-        raise IllegalMove(f"Seat {seat} has no tiles left.")
 
 
 def _first_own(s: State) -> Pending:
