@@ -1,0 +1,102 @@
+"""`roundhouse enroll`: bind every tag of a domino set, its train markers and command cards.
+
+It names one object at a time ("tap 12-12"), binds the next unknown tag tapped to it,
+says at once when a tapped tag is already bound, and keeps its progress in the
+registry: run it again after an interruption and it goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced
+from hardware.rfid import PROTOCOLS, open_reader
+from hardware.tags import (
+    MAX_SEATS,
+    AlreadyKnown,
+    Enrolled,
+    Enrollment,
+    TagError,
+    TagRegistry,
+    set_plan,
+)
+
+# The service's database (firmware_py.config.DEFAULT_DATABASE): hardware imports no brain.
+DEFAULT_DATABASE = Path("/var/lib/roundhouse/roundhouse.db")
+SETS = (6, 9, 12, 15, 18)
+
+
+def configure_enroll(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pad", required=True, metavar="URL",
+                        help="the serial port of the reader to tap the tags on")
+    parser.add_argument("--protocol", required=True, choices=PROTOCOLS,
+                        help="what that reader speaks")
+    parser.add_argument("--set", type=int, default=12, choices=SETS, metavar="N",
+                        help="the domino set: double-N (6, 9, 12, 15 or 18; default 12)")
+    parser.add_argument("--seats", type=int, default=8, choices=range(1, MAX_SEATS + 1),
+                        metavar="S", help="how many seat markers (default 8)")
+    parser.add_argument("--db", type=Path, default=DEFAULT_DATABASE, metavar="PATH",
+                        help=f"the table's database (default {DEFAULT_DATABASE})")
+    parser.add_argument("--removal-ms", type=int, default=300, metavar="MS",
+                        help="silence after which a tag counts as lifted (default 300)")
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    try:
+        registry = TagRegistry(args.db)
+    except TagError as err:
+        print(f"roundhouse enroll: {err}", file=sys.stderr)
+        return 1
+    try:
+        enrollment = Enrollment(registry, set_plan(args.set, args.seats))
+        total = len(enrollment.plan)
+        done = total - len(enrollment.remaining())
+        if enrollment.expected is None:
+            print(f"all {total} tags of the double-{args.set} table are enrolled already")
+            return 0
+        if done:
+            print(f"resuming: {done} of {total} already enrolled")
+        events: queue.Queue[Event] = queue.Queue()
+        reader = open_reader("enroll", args.pad, args.protocol, events,
+                             removal_ms=args.removal_ms)
+        try:
+            enroll(enrollment, events.get, lambda line: print(line, flush=True))
+        finally:
+            reader.close()
+        print(f"all {total} tags enrolled in {args.db}")
+        return 0
+    finally:
+        registry.close()
+
+
+def enroll(enrollment: Enrollment, next_event: Callable[[], Event],
+           say: Callable[[str], None]) -> None:
+    """Name what to tap and bind what is tapped until the plan is done."""
+    total = len(enrollment.plan)
+    expected = enrollment.expected
+    say(f"tap {expected}")
+    while expected is not None:
+        event = next_event()
+        if isinstance(event, ReaderOnline):
+            say("reader online")
+        elif isinstance(event, ReaderOffline):
+            say(f"reader offline: {event.reason}")
+        elif isinstance(event, TagPlaced):
+            try:
+                result = enrollment.offer(event.uid)
+            except TagError as err:
+                say(f"  {err}")
+                continue
+            if isinstance(result, AlreadyKnown):
+                say(f"  that tag ({result.uid}) is already {result.binding}; tap {expected}")
+                continue
+            assert isinstance(result, Enrolled)
+            done = total - len(enrollment.remaining())
+            say(f"  {result.uid} is {result.binding} ({done}/{total})")
+            expected = enrollment.expected
+            if expected is not None:
+                say(f"tap {expected}")

@@ -1,0 +1,94 @@
+"""`roundhouse probe`: open one reader and print what it senses, for the person wiring a pad."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import queue
+import sys
+from pathlib import Path
+
+from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.rfid import PROTOCOLS, open_reader
+from hardware.tags import TagError, TagRegistry
+
+PAD = "probe"
+
+
+def configure_probe(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", metavar="URL",
+                        help="the reader's serial port: /dev/roundhouse/pad-0, /dev/ttyUSB0, "
+                             "socket://host:port, ...")
+    parser.add_argument("--protocol", required=True, choices=PROTOCOLS,
+                        help="what the reader speaks")
+    parser.add_argument("--db", type=Path, metavar="PATH",
+                        help="the table's database, to say what each tag is bound to")
+    parser.add_argument("--removal-ms", type=int, default=300, metavar="MS",
+                        help="silence after which a tag counts as removed (default 300)")
+    parser.add_argument("--events", type=int, metavar="N",
+                        help="stop after N tags placed or removed (default: at Ctrl-C)")
+
+
+def run_probe(args: argparse.Namespace) -> int:
+    registry = None
+    if args.db is not None:
+        if not args.db.is_file():
+            print(f"roundhouse probe: no database at {args.db}", file=sys.stderr)
+            return 2
+        try:
+            registry = TagRegistry(args.db)
+        except TagError as err:
+            print(f"roundhouse probe: {err}", file=sys.stderr)
+            return 1
+    if args.removal_ms <= 0:
+        print("roundhouse probe: --removal-ms must be positive", file=sys.stderr)
+        return 2
+    events: queue.Queue[Event] = queue.Queue()
+    reader = open_reader(PAD, args.url, args.protocol, events, removal_ms=args.removal_ms)
+    say(f"probing {args.url} ({args.protocol}); Ctrl-C to stop")
+    tags = 0
+    bad_frames = 0
+    try:
+        while args.events is None or tags < args.events:
+            try:
+                event = events.get(timeout=0.25)
+            except queue.Empty:
+                event = None
+            if reader.bad_frames != bad_frames:
+                bad_frames = reader.bad_frames
+                say(f"bad frames: {bad_frames} so far (noise, a loose wire, a wrong --protocol "
+                    "or baud rate?)")
+            if event is None:
+                continue
+            if isinstance(event, TagPlaced | TagRemoved):
+                tags += 1
+            say(describe(event, registry))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        reader.close()
+        if registry is not None:
+            registry.close()
+    say(f"{tags} tag events, {bad_frames} bad frames")
+    return 0
+
+
+def describe(event: Event, registry: TagRegistry | None) -> str:
+    if isinstance(event, ReaderOnline):
+        return "online"
+    if isinstance(event, ReaderOffline):
+        return f"offline  {event.reason}"
+    if isinstance(event, TagPlaced):
+        line = f"placed   {event.uid}"
+        if registry is not None:
+            binding = registry.lookup(event.uid)
+            line += f"  {binding}" if binding is not None else "  (not enrolled)"
+        return line
+    if isinstance(event, TagRemoved):
+        return f"removed  {event.uid}"
+    return repr(event)
+
+
+def say(line: str) -> None:
+    stamp = dt.datetime.now().strftime("%H:%M:%S.%f")[:-3]
+    print(f"{stamp}  {line}", flush=True)

@@ -1,0 +1,171 @@
+"""`roundhouse probe` and `roundhouse enroll` against fake readers on ptys."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hardware.enroll import configure_enroll, enroll, run_enroll
+from hardware.events import ReaderOnline, TagPlaced, TagRemoved
+from hardware.probe import configure_probe, run_probe
+from hardware.rfid.fake import FakeLines, FakeRdm6300
+from hardware.tags import Binding, Enrollment, TagRegistry, set_plan
+
+
+class Screen(io.StringIO):
+    """stdout that lets a test wait for a line, as a person waits for the prompt."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._changed = threading.Condition()
+
+    def write(self, text: str) -> int:
+        with self._changed:
+            count = super().write(text)
+            self._changed.notify_all()
+            return count
+
+    def wait_for(self, text: str, timeout: float = 5.0) -> None:
+        with self._changed:
+            if not self._changed.wait_for(lambda: text in self.getvalue(), timeout):
+                pytest.fail(f"{text!r} never shown; the screen says:\n{self.getvalue()}")
+
+
+@contextlib.contextmanager
+def watching() -> Iterator[Screen]:
+    # Installed inside the test itself: pytest puts its own capture back between phases.
+    screen = Screen()
+    with contextlib.redirect_stdout(screen):
+        yield screen
+
+
+def parse(configure, argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    return parser.parse_args(argv)
+
+
+def in_thread(run, args) -> tuple[threading.Thread, list[int]]:
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(run(args)), daemon=True)
+    thread.start()
+    return thread, result
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "roundhouse.db"
+    with TagRegistry(path) as registry:
+        registry.bind("67003B51C6", "tile", "12-5")
+    yield path
+
+
+def test_probe_prints_each_event_and_what_the_tag_is(cable, db):
+    fake = FakeRdm6300(cable, repeat_s=0.02)
+    args = parse(configure_probe, [str(cable.path), "--protocol", "rdm6300", "--db", str(db),
+                                   "--removal-ms", "60", "--events", "4"])
+    with watching() as screen:
+        thread, result = in_thread(run_probe, args)
+        screen.wait_for("online")
+        cable.write(b"\x0267003B51C6CA\x03")
+        fake.tap("67003B51C6")
+        fake.tap("5A00000001")
+        thread.join(5)
+    fake.close()
+    assert result == [0]
+    lines = [line.split("  ", 1)[1] for line in screen.getvalue().splitlines()]
+    assert lines[0] == f"probing {cable.path} (rdm6300); Ctrl-C to stop"
+    assert "online" in lines
+    assert "placed   67003B51C6  12-5" in lines
+    assert "placed   5A00000001  (not enrolled)" in lines
+    assert "removed  67003B51C6" in lines
+    assert any(line.startswith("bad frames: 1 so far") for line in lines)
+    assert lines[-1] == "4 tag events, 1 bad frames"
+
+
+def test_probe_reports_a_reader_that_is_not_there(cable, tmp_path):
+    cable.unplug()
+    args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1"])
+    with watching() as screen:
+        thread, result = in_thread(run_probe, args)
+        screen.wait_for(f"offline  cannot open {cable.path}")
+        cable.plug()
+        screen.wait_for("online")
+        FakeLines(cable).tap("04A22B3C")
+        thread.join(5)
+    assert result == [0]
+
+
+def test_probe_refuses_a_missing_database(tmp_path, capsys):
+    args = parse(configure_probe, ["loop://", "--protocol", "lines",
+                                   "--db", str(tmp_path / "none.db")])
+    assert run_probe(args) == 2
+    assert "no database at" in capsys.readouterr().err
+
+
+def test_enroll_walks_the_set_and_says_at_once_a_tag_tapped_twice(cable, tmp_path):
+    db = tmp_path / "roundhouse.db"
+    fake = FakeLines(cable)
+    args = parse(configure_enroll, ["--pad", str(cable.path), "--protocol", "lines",
+                                    "--set", "6", "--seats", "2", "--db", str(db)])
+    plan = set_plan(6, 2)
+    assert len(plan) == 28 + 2 + 1 + 4
+    with watching() as screen:
+        thread, result = in_thread(run_enroll, args)
+        screen.wait_for("reader online")
+        fake.tap("04000000000000")
+        screen.wait_for("tap 6-5")
+        fake.tap("04000000000000")  # 6-6 again
+        screen.wait_for("that tag (04000000000000) is already 6-6; tap 6-5")
+        for number in range(1, len(plan)):
+            fake.tap(f"04{number:012X}")
+        thread.join(5)
+    assert result == [0]
+    out = screen.getvalue()
+    assert "tap seat 1's marker" in out
+    assert "tap the Mexican train marker" in out
+    assert "tap the admin card" in out
+    assert f"all 35 tags enrolled in {db}" in out
+    with TagRegistry(db) as registry:
+        assert registry.lookup("04000000000001") == Binding("tile", "6-5")
+        assert registry.lookup(f"04{len(plan) - 1:012X}") == Binding("card", "admin")
+        assert len(registry.all()) == len(plan)
+
+
+def test_enroll_resumes_where_it_stopped(tmp_path, capsys):
+    db = tmp_path / "roundhouse.db"
+    plan = set_plan(6, 2)
+    with TagRegistry(db) as registry:
+        for number, binding in enumerate(plan[:-1]):
+            registry.bind(f"AA{number:06X}", binding.kind, binding.value)
+    # The reader is never needed for the prompt: the progress is in the registry.
+    events = iter([ReaderOnline("enroll"), TagPlaced("enroll", "AA000000"),
+                   TagRemoved("enroll", "AA000000"), TagPlaced("enroll", "BB000001")])
+    lines: list[str] = []
+    with TagRegistry(db) as registry:
+        enrollment = Enrollment(registry, plan)
+        assert len(enrollment.remaining()) == 1
+        enroll(enrollment, lambda: next(events), lines.append)
+        assert registry.lookup("BB000001") == Binding("card", "admin")
+    assert lines == ["tap the admin card", "reader online",
+                     "  that tag (AA000000) is already 6-6; tap the admin card",
+                     "  BB000001 is the admin card (35/35)"]
+    args = parse(configure_enroll, ["--pad", "loop://", "--protocol", "lines", "--set", "6",
+                                    "--seats", "2", "--db", str(db)])
+    assert run_enroll(args) == 0
+    assert "all 35 tags of the double-6 table are enrolled already" in capsys.readouterr().out
+
+
+def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):
+    folder = tmp_path / "a-folder.db"
+    folder.mkdir()
+    args = parse(configure_enroll, ["--pad", "loop://", "--protocol", "lines", "--db",
+                                    str(folder)])
+    assert run_enroll(args) == 1
+    assert "cannot open the tag registry" in capsys.readouterr().err
