@@ -89,13 +89,12 @@ def _is_count(value: Any) -> bool:
 def _tile(value: Any, where: str, set_size: int) -> Tile:
     if not isinstance(value, str):
         raise _fail(where, f'a tile is written like "5-3", got {json.dumps(value)}')
-    try:
-        tile = Tile.parse(value)
-    except RulesError:
-        raise _fail(where, f'a tile is written like "5-3", got "{value}"') from None
-    if max(tile.high, tile.low) > set_size:
+    parts = value.strip().split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise _fail(where, f'a tile is written like "5-3", got "{value}"')
+    if max(int(p) for p in parts) > set_size:
         raise _fail(where, f"{value} is not in the double-{set_size} set")
-    return tile
+    return Tile.parse(value)
 
 
 def parse_record(obj: Any) -> Record:

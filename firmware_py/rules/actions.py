@@ -100,7 +100,9 @@ def parse_tile(value: Any, key: str) -> Tile:
         raise BadAction(f'"{key}" must be a tile like "5-3", got {_show(value)}')
     try:
         return Tile.parse(value)
-    except RulesError:
+    except RulesError as e:
+        if value.strip().replace("-", "").isdigit() and value.count("-") == 1:
+            raise BadAction(f'"{key}": {e}') from None
         raise BadAction(f'"{key}" must be a tile like "5-3", got "{value}"') from None
 
 
