@@ -224,7 +224,7 @@ class Service:
         # Set when the controller loop ends; `roundhouse run` also sets it on a signal.
         self.finished = threading.Event()
         self.failure: BaseException | None = None
-        self._adapters: list[_Closeable] = []
+        self._opened = contextlib.ExitStack()
         self._thread: threading.Thread | None = None
         self.journal: Journal
         self.registry: TagRegistry
@@ -234,48 +234,52 @@ class Service:
         from firmware_py.table import Table
         from hardware.tags import TagRegistry
 
-        self.journal = Journal(self.config.database, move_aside=self.move_aside)
-        if self.journal.moved_to is not None:
-            log.warning("the unreadable journal was moved to %s; starting fresh",
-                        self.journal.moved_to)
-        self.registry = TagRegistry(self.config.database)
-        self.table = Table(self.config, self.journal, self.registry.lookup)
-        self.publisher.start()
-        self.publisher.publish(self.table.view())
-        if self.attach_hardware:
-            self._attach_hardware()
-        self._thread = threading.Thread(target=self._loop, name="table", daemon=True)
-        self._thread.start()
+        # Whatever is open when a step fails is closed again, newest first.
+        with contextlib.ExitStack() as opened:
+            self.journal = Journal(self.config.database, move_aside=self.move_aside)
+            opened.callback(self.journal.close)
+            if self.journal.moved_to is not None:
+                log.warning("the unreadable journal was moved to %s; starting fresh",
+                            self.journal.moved_to)
+            self.registry = TagRegistry(self.config.database)
+            opened.callback(self.registry.close)
+            self.table = Table(self.config, self.journal, self.registry.lookup)
+            self.publisher.start()
+            opened.callback(self.publisher.close)
+            self.publisher.publish(self.table.view())
+            self._thread = threading.Thread(target=self._loop, name="table", daemon=True)
+            self._thread.start()
+            opened.callback(self._join_controller)
+            if self.attach_hardware:
+                self._attach_hardware(opened)
+            self._opened = opened.pop_all()
         self.notifier.ready(f"serving {len(self.config.seats)} seats on {self.config.socket}")
 
     def stop(self) -> None:
+        """Readers and buttons first, then every event already queued is handled and
+        journaled, then the socket, the registry and the journal are closed."""
         self.notifier.stopping()
-        for adapter in self._adapters:
-            try:
-                adapter.close()
-            except (OSError, HardwareError) as err:
-                log.warning("closing %r: %s", adapter, err)
-        self._adapters.clear()
-        if self._thread is not None:
-            # Behind every event already queued: those are handled and journaled first.
-            self.events.put(cast("Event", _WAKE))
-            self._thread.join()
-        self.publisher.close()
-        self.registry.close()
-        self.journal.close()
+        self._opened.close()
 
-    def _attach_hardware(self) -> None:
+    def _join_controller(self) -> None:
+        assert self._thread is not None
+        self.events.put(cast("Event", _WAKE))  # behind every event already queued
+        self._thread.join()
+
+    def _attach_hardware(self, opened: contextlib.ExitStack) -> None:
         from hardware.buttons import SeatButtons, make_pin_factory
         from hardware.rfid import open_reader
 
         config = self.config
-        self._adapters.append(SeatButtons(
+        buttons = SeatButtons(
             {s.seat: (s.draw_pin, s.pass_pin) for s in config.seats}, self.events,
             pin_factory=make_pin_factory(config.pin_factory), bounce_ms=config.bounce_ms,
-            draw_hold_s=config.draw_hold_s, pass_hold_s=config.pass_hold_s))
+            draw_hold_s=config.draw_hold_s, pass_hold_s=config.pass_hold_s)
+        opened.callback(_close_quietly, buttons)
         for reader in config.readers:
-            self._adapters.append(open_reader(reader.pad, reader.url, reader.protocol,
-                                              self.events, removal_ms=reader.removal_ms))
+            adapter = open_reader(reader.pad, reader.url, reader.protocol, self.events,
+                                  removal_ms=reader.removal_ms)
+            opened.callback(_close_quietly, adapter)
 
     def _loop(self) -> None:
         # Without a watchdog to ping the loop sleeps until the next event (a stop is one).
@@ -303,6 +307,14 @@ class Service:
 
 
 _WAKE = object()  # wakes the controller loop to notice a stop
+
+
+def _close_quietly(adapter: _Closeable) -> None:
+    """A reader that fails to close must not keep the journal from closing."""
+    try:
+        adapter.close()
+    except (OSError, HardwareError) as err:
+        log.warning("closing %r: %s", adapter, err)
 
 
 def configure_run(parser: argparse.ArgumentParser) -> None:

@@ -306,6 +306,16 @@ def test_a_game_resumes_after_a_restart(tmp_path):
     screen.close()
 
 
+def test_a_start_that_fails_closes_what_it_opened(tmp_path):
+    (tmp_path / "view.sock").write_text("not a socket")
+    service = Service(sim_config(tmp_path), attach_hardware=False)
+    with pytest.raises(ServiceError, match="is not a socket"):
+        service.start()
+    assert (tmp_path / "t.db").exists()
+    # Journal and registry closed: SQLite folded the write-ahead log back into the file.
+    assert not (tmp_path / "t.db-wal").exists()
+
+
 def test_watchdog_pings_come_from_the_controller_loop(tmp_path):
     listener = NotifyListener(tmp_path / "notify")
     notifier = Notifier({"NOTIFY_SOCKET": str(listener.path), "WATCHDOG_USEC": "100000"})
