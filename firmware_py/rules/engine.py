@@ -45,7 +45,7 @@ def _set_mask(set_size: int) -> int:
     return (1 << ((set_size + 1) * (set_size + 2) // 2)) - 1
 
 
-def rounds_in_game(options: Options, set_size: int) -> int:
+def _rounds_in_game(options: Options, set_size: int) -> int:
     return options.rounds if options.rounds is not None else set_size + 1
 
 
@@ -680,7 +680,7 @@ def _finish_round(n: State, blocked: bool) -> State:
 def _score(n: State, row: tuple[int, ...]) -> State:
     n.scores = (*n.scores, row)
     n.totals = tuple(t + r for t, r in zip(n.totals, row, strict=True))
-    if n.round >= rounds_in_game(n.options, n._set_size):
+    if n.round >= _rounds_in_game(n.options, n._set_size):
         n.phase = "game_over"
         n.ranking = ranking(n.options, n.scores, n.totals)
     return n

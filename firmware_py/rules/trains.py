@@ -38,10 +38,6 @@ class Train:
         self.open_end = tiles[-1].second if tiles else start
         self.branches = branches
 
-    @property
-    def started(self) -> bool:
-        return bool(self.tiles)
-
     def ends(self) -> list[tuple[Path, int]]:
         """Every open end as (path, number), in branch order; one end without branches."""
         if not self.branches:
@@ -74,10 +70,8 @@ class Train:
     def with_open(self, open: bool) -> Train:
         return Train(self.owner, self.start, self.tiles, open, self.branches)
 
-    def tile_count(self) -> int:
-        return len(self.tiles) + sum(b.tile_count() for b in self.branches)
-
     def all_tiles(self) -> list[Tile]:
+        """Every tile on the train, branches included."""
         out = [laid.tile for laid in self.tiles]
         for branch in self.branches:
             out += branch.all_tiles()
