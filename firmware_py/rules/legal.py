@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from firmware_py.rules.actions import Action, Draw, Pass
-from firmware_py.rules.engine import apply, draw_refusal, pass_refusal, plays_now
+from firmware_py.rules.choices import draw_refusal, pass_refusal, plays_now
+from firmware_py.rules.engine import apply
 from firmware_py.rules.errors import RulesError
 from firmware_py.rules.state import State
 

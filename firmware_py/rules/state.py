@@ -150,7 +150,7 @@ class State:
 
     @property
     def pending_doubles(self) -> tuple[tuple[TrainId, Tile], ...]:
-        from firmware_py.rules.engine import pending_in_order
+        from firmware_py.rules.choices import pending_in_order
 
         return tuple((self.train_id(p.train), p.tile) for p in pending_in_order(self))
 

@@ -1,0 +1,292 @@
+"""What the seat to act may do now: where a tile may go, which tiles, draw or pass.
+
+Shared by `apply` (engine.py) and the legal view (legal.py), so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from firmware_py.rules.actions import MEXICAN, Play, TrainId
+from firmware_py.rules.errors import IllegalMove
+from firmware_py.rules.state import Pending, State, Target
+from firmware_py.rules.tiles import Tile, set_tiles
+
+T = TypeVar("T")
+_TILES = set_tiles(18)
+# Bitmasks of tile indexes: the tiles carrying each number, and the doubles.
+SUIT_MASK = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
+_DOUBLES = sum(1 << t.index for t in _TILES if t.is_double)
+
+
+def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """`items` with `items[i]` replaced (the quickest way CPython has)."""
+    changed = list(items)
+    changed[i] = value
+    return tuple(changed)
+
+
+def mask_of(tiles: tuple[Tile, ...]) -> int:
+    m = 0
+    for t in tiles:
+        m |= 1 << t.index
+    return m
+
+
+def set_mask(set_size: int) -> int:
+    return (1 << ((set_size + 1) * (set_size + 2) // 2)) - 1
+
+
+# ---- names for messages ----------------------------------------------------------------
+
+
+def train_name(s: State, index: int) -> str:
+    return "the Mexican train" if index == s.players else f"seat {index}'s train"
+
+
+def train_index(s: State, train: TrainId) -> int:
+    if train == MEXICAN:
+        return s.players
+    if isinstance(train, int) and not isinstance(train, bool) and 0 <= train < s.players:
+        return train
+    raise IllegalMove(f"There is no train {train!r} at this table.")
+
+
+def not_in_play(s: State) -> str:
+    if s.phase == "game_over":
+        return "The game is over."
+    if s.phase == "deal":
+        return "No round has started yet."
+    if s.awaiting_reveal:
+        return "The round is over: reveal the tiles left in your hand."
+    return "The round is over."
+
+
+def check_may_hold(s: State, seat: int, tile: Tile) -> None:
+    """Open hands: refuse a tile that cannot be in this seat's hand."""
+    bit = 1 << tile.index
+    if not set_mask(s._set_size) & bit:
+        raise IllegalMove(f"The {tile} is not part of the double-{s._set_size} set.")
+    if s._table & bit:
+        raise IllegalMove(f"The {tile} is already on the table.")
+    if s._out & bit:
+        raise IllegalMove(f"The {tile} is out of play this round.")
+    for other, m in enumerate(s._named):
+        if other != seat and m & bit:
+            raise IllegalMove(f"The {tile} is in seat {other}'s hand.")
+
+
+# ---- where the seat to act may lay a tile ----------------------------------------------
+
+
+def pending_in_order(s: State) -> tuple[Pending, ...]:
+    """The unsatisfied doubles in the order they must be satisfied."""
+    if s.options.doubles_order == "reverse":
+        return s._pending[::-1]
+    return s._pending
+
+
+def carried_double(s: State) -> Pending | None:
+    """The double this seat must satisfy before anything else, if any."""
+    if not s.options.open_double_blocks:
+        return None
+    turn_no = s._turn_no
+    carried = [p for p in s._pending if p.turn_no < turn_no]
+    if not carried:
+        return None
+    return carried[-1] if s.options.doubles_order == "reverse" else carried[0]
+
+
+def _ends(s: State, index: int) -> list[Target]:
+    train = s._trains[index]
+    if not train.branches:
+        return [(index, None, train.open_end, ())]
+    return [(index, k, end, path) for k, (path, end) in enumerate(train.ends())]
+
+
+def double_ends(s: State, p: Pending) -> list[Target]:
+    """The ends that satisfy pending double `p`."""
+    train = s._trains[p.train]
+    if not train.branches:
+        return [(p.train, None, p.tile.high, ())]
+    node = train.node(p.path)
+    depth = len(p.path) + 1
+    return [
+        (p.train, k, end, path)
+        for k, (path, end) in enumerate(train.ends())
+        if len(path) == depth and path[:-1] == p.path and not node.branches[path[-1]].tiles
+    ]
+
+
+def train_first_turn(s: State, seat: int) -> bool:
+    return not s._first[seat] and s.options.first_turn == "train"
+
+
+def first_own(s: State) -> Pending:
+    own = [p for p in s._pending if p.turn_no == s._turn_no]
+    return own[-1] if s.options.doubles_order == "reverse" else own[0]
+
+
+def targets_now(s: State) -> tuple[list[Target], str, list[Target]]:
+    tg = s._tg
+    if tg is None:
+        tg = s._tg = _find_targets(s)
+    return tg
+
+
+def _find_targets(s: State) -> tuple[list[Target], str, list[Target]]:
+    """Where the seat to act may lay a tile now, why only there, and where a double may go.
+
+    The reason is "double" (a carried double must be satisfied), "follow" (under
+    on_double, a plain tile must satisfy the seat's own doubles of this turn, while
+    another double may still go anywhere), "line" (a first-turn train under way),
+    "first" (first turn, own train only) or "free".
+    """
+    if s._pending:
+        carried = carried_double(s)
+        if carried is not None:
+            ends = double_ends(s, carried)
+            return ends, "double", ends
+        if s._owe and s.options.double_follow == "on_double":
+            own = [p for p in s._pending if p.turn_no == s._turn_no]
+            if own:
+                return double_ends(s, first_own(s)), "follow", _free_targets(s)[0]
+    out, why = _free_targets(s)
+    return out, why, out
+
+
+def _free_targets(s: State) -> tuple[list[Target], str]:
+    seat = s.turn
+    assert seat is not None
+    if not s._first[seat]:
+        if s._line is not None:
+            return _ends(s, s._line), "line"
+        if not s.options.first_turn_elsewhere:
+            return _ends(s, seat), "first"
+    out: list[Target] = []
+    for index, train in enumerate(s._trains):
+        if index == seat or train.owner is None or train.open:
+            if train.branches:
+                out += _ends(s, index)
+            else:
+                out.append((index, None, train.open_end, ()))
+    return out, "free"
+
+
+def _candidate_mask(s: State, seat: int) -> int:
+    """Bitmask of the tiles the seat may be holding and may lay now."""
+    if s._drawn is not None:
+        return 1 << s._drawn.index
+    if s._hands is not None:
+        return s._masks[seat]
+    if s._counts[seat] == 0:
+        return 0
+    barred = s._table | s._out
+    for other, m in enumerate(s._named):
+        if other != seat:
+            barred |= m
+    return set_mask(s._set_size) & ~barred
+
+
+def plays_now(s: State) -> list[Play]:
+    """Every tile the seat to act may lay now (tiles it may hold, with open hands)."""
+    plays = s._plays
+    if plays is None:
+        plays = s._plays = _find_plays(s)
+    return plays
+
+
+# Plays are interned per (seat, train): a legal view is mostly plays already seen.
+_PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
+_TILE_COUNT = len(_TILES)
+
+
+def _play_row(seat: int, train: TrainId) -> list[Play | None]:
+    row = _PLAY_ROWS.get((seat, train))
+    if row is None:
+        row = _PLAY_ROWS[seat, train] = [None] * _TILE_COUNT
+    return row
+
+
+def _find_plays(s: State) -> list[Play]:
+    seat = s.turn
+    assert seat is not None
+    cand = _candidate_mask(s, seat)
+    if not cand:
+        return []
+    targets, _, double_targets = targets_now(s)
+    limit = s.options.doubles_per_turn
+    doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
+    plain = cand & ~_DOUBLES
+    out: list[Play] = []
+    if double_targets is targets:
+        _add_plays(s, seat, targets, plain | doubles, out)
+    else:
+        _add_plays(s, seat, targets, plain, out)
+        if doubles:
+            _add_plays(s, seat, double_targets, doubles, out)
+    return out
+
+
+def _add_plays(s: State, seat: int, targets: list[Target], cand: int, out: list[Play]) -> None:
+    """Append the plays of the tiles in `cand` on each of `targets`."""
+    suits = SUIT_MASK
+    mexican = s.players
+    for index, branch, end, _ in targets:
+        m = cand & suits[end]
+        if not m:
+            continue
+        train: TrainId = MEXICAN if index == mexican else index
+        if branch is None:
+            row = _play_row(seat, train)
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                m ^= low
+                play = row[i]
+                if play is None:
+                    play = row[i] = Play(seat, _TILES[i], train)
+                out.append(play)
+        else:
+            while m:
+                low = m & -m
+                m ^= low
+                out.append(Play(seat, _TILES[low.bit_length() - 1], train, branch))
+
+
+def draw_refusal(s: State, plays: list[Play]) -> str | None:
+    """Why the seat to act may not draw now, or None if it may."""
+    o = s.options
+    if s._bcount == 0:
+        return "The boneyard is empty."
+    if s._laid and not s._owe:
+        return "You have played this turn; press PASS to end your first turn."
+    known = s._drawn is not None or s._hands is not None
+    if s._draws:
+        if o.draw != "until_playable" or (known and plays):
+            return "You have already drawn this turn."
+    elif known and o.must_play and plays:
+        return f"You can play the {plays[0].tile}, so you may not draw."
+    return None
+
+
+def pass_refusal(s: State, plays: list[Play]) -> str | None:
+    """Why the seat to act may not pass now, or None if it may."""
+    o = s.options
+    seat = s.turn
+    assert seat is not None
+    if s._laid and not s._owe and train_first_turn(s, seat):
+        return None
+    known = s._drawn is not None or s._hands is not None
+    if known and plays:
+        if s._drawn is not None and o.drawn_tile == "must_play":
+            return f"You must play the {s._drawn} you drew."
+        if o.must_play:
+            return f"You can play the {plays[0].tile}, so you must play."
+    if s._bcount and not s._draws:
+        if s._owe:
+            return "Follow your double: play a tile or draw."
+        return "Draw a tile before passing."
+    if known and not plays and o.draw == "until_playable" and s._bcount:
+        return "Keep drawing until you can play."
+    return None
