@@ -253,13 +253,16 @@ class Service:
             if self.attach_hardware:
                 self._attach_hardware(opened)
             self._opened = opened.pop_all()
-        self.notifier.ready(f"serving {len(self.config.seats)} seats on {self.config.socket}")
+        status = f"serving {len(self.config.seats)} seats on {self.config.socket}"
+        log.info("%s (journal %s)", status, self.config.database)
+        self.notifier.ready(status)
 
     def stop(self) -> None:
         """Readers and buttons first, then every event already queued is handled and
         journaled, then the socket, the registry and the journal are closed."""
         self.notifier.stopping()
         self._opened.close()
+        log.info("stopped; the journal is closed")
 
     def _join_controller(self) -> None:
         assert self._thread is not None
@@ -294,6 +297,7 @@ class Service:
                 else:
                     if event is _WAKE:
                         break
+                    _log_reader(event)
                     if self.table.handle(event):
                         self.publisher.publish(self.table.view())
                 if interval is not None and time.monotonic() - last_ping >= interval:
@@ -307,6 +311,16 @@ class Service:
 
 
 _WAKE = object()  # wakes the controller loop to notice a stop
+
+
+def _log_reader(event: Event) -> None:
+    """Readers coming and going belong in the system log, for whoever installs the table."""
+    from hardware.events import ReaderOffline, ReaderOnline
+
+    if isinstance(event, ReaderOffline):
+        log.warning("pad %s: reader offline: %s", event.pad, event.reason)
+    elif isinstance(event, ReaderOnline):
+        log.info("pad %s: reader online", event.pad)
 
 
 def _close_quietly(adapter: _Closeable) -> None:
