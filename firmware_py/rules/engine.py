@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_py.rules.actions import Action, Draw, Pass, Play, Reveal, StartRound
+from firmware_py.rules.actions import MEXICAN, Action, Draw, Pass, Play, Reveal, StartRound
 from firmware_py.rules.choices import (
     SUIT_MASK,
     carried_double,
@@ -24,7 +24,7 @@ from firmware_py.rules.choices import (
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.rounds import finish_round, reset_turn, reveal, start_round
 from firmware_py.rules.state import Pending, State, Target, clone
-from firmware_py.rules.tiles import Laid, Tile
+from firmware_py.rules.tiles import Tile, laid_against
 from firmware_py.rules.trains import Path, Train
 
 
@@ -55,6 +55,14 @@ def _check_turn(s: State, seat: int) -> None:
 
 def _play(s: State, a: Play) -> State:
     seat = a.seat
+    listed = s._plays
+    if listed is not None and a in listed:
+        # Taken from this state's legal view: already checked, only its end is needed.
+        targets, why, double_targets = targets_now(s)
+        index = s.players if a.train == MEXICAN else a.train
+        for target in double_targets if a.tile.is_double else targets:
+            if target[0] == index and target[1] == a.branch:
+                return _lay(s, seat, a.tile, target, why)
     _check_turn(s, seat)
     if not s.engine_laid:
         raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
@@ -131,7 +139,7 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
         new = Train(
             train.owner,
             train.start,
-            (*train.tiles, Laid(tile, train.open_end)),
+            (*train.tiles, laid_against(tile, train.open_end)),
             opened,
             tuple(Train(train.owner, tile.high) for _ in range(3)) if foot else (),
         )

@@ -126,3 +126,8 @@ class Laid:
 
 
 _LAID: list[Laid] = [Laid._make(t, end) for t in _ALL for end in (t.high, t.low)]
+
+
+def laid_against(tile: Tile, end: int) -> Laid:
+    """`Laid(tile, end)` for an `end` known to be on the tile, without the check."""
+    return _LAID[tile.index * 2 + (end != tile.high)]

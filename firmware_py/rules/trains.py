@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_py.rules.tiles import Laid, Tile
+from firmware_py.rules.tiles import Laid, Tile, laid_against
 
 # A path picks a node of a train: the branch index at each foot, outward from the hub.
 Path = tuple[int, ...]
@@ -61,7 +61,7 @@ class Train:
             branch = self.branches[i].lay(path[1:], tile, foot)
             branches = (*self.branches[:i], branch, *self.branches[i + 1 :])
             return Train(self.owner, self.start, self.tiles, self.open, branches)
-        laid = Laid(tile, self.open_end)
+        laid = laid_against(tile, self.open_end)
         grown: tuple[Train, ...] = ()
         if foot and tile.is_double:
             grown = tuple(Train(self.owner, tile.high) for _ in range(3))
