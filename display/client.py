@@ -47,7 +47,7 @@ def parse_size(value: str) -> tuple[int, int]:
     parts = value.lower().split("x")
     if len(parts) == 2 and all(p.isdigit() for p in parts):
         width, height = int(parts[0]), int(parts[1])
-        if 200 <= width <= 8000 and 200 <= height <= 8000:
+        if 160 <= width <= 7680 and 120 <= height <= 4320:
             return width, height
     raise UsageError(f"--size {value!r}: give width x height in pixels, e.g. 1920x1080")
 

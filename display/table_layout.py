@@ -162,7 +162,12 @@ def _strips(
     rail_step = max(3, m)
     corridor_b = rail_step * (b // 2 + 2) if b else 0
     corridor_t = rail_step * (t // 2 + 2) if t else 0
-    band_weight = 0.4 + 0.6 * max(l_, r, 1)
+    # The side lanes are long and can be thin; the top and bottom lanes need length,
+    # or their trains bend after two tiles.
+    band_weight = 0.35 + 0.35 * max(l_, r, 1) if width >= height else 0.4 + 0.6 * max(l_, r, 1)
+    if min(width, height) < 600:
+        # On a small screen the hub's words need the room more than the lanes do.
+        band_weight += 0.3
     weights = (1.0 if t else 0.0) + (1.0 if b else 0.0) + band_weight
     avail = height - 2 * m - corridor_b - corridor_t
     region = round(avail / weights)
@@ -170,7 +175,7 @@ def _strips(
     bottom_h = region if b else 0
     band_y0 = m + top_h + corridor_t
     band_h = height - m - bottom_h - corridor_b - band_y0
-    hub_w = round(width * (0.24 if width >= height else 0.36))
+    hub_w = round(width * (0.24 if width >= height else 0.36) * (1.25 if width < 1000 else 1))
     hub = ((width - hub_w) // 2, band_y0, hub_w, band_h)
     hub_cx = width // 2
     strips: list[_Strip] = []
@@ -294,8 +299,8 @@ def _panel_texts(
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
-    left_w = (rw - 2 * pad) * 62 // 100
-    right_w = rw - 2 * pad - left_w
+    left_w = (rw - 3 * pad) * 62 // 100
+    right_w = rw - 3 * pad - left_w
     out = [
         text.fit(info["name"], box(pad, pad, left_w, top_h), max_size=90, min_size=MIN_TEXT,
                  angle=angle, colour=ink if loud else colour, align="left"),
@@ -307,7 +312,7 @@ def _panel_texts(
         return out
     tiles = info["hand"]
     hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
-    out.append(text.fit(hand, box(pad + left_w, pad, right_w, top_h), max_size=80,
+    out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
                         min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
     hint = _marker_hint(info)
     if state == "one_tile":
@@ -325,7 +330,7 @@ def _panel_texts(
                             min_size=MIN_TEXT, angle=angle, colour=status_colour,
                             align="left"))
     if view["phase"] != "lobby":
-        out.append(text.fit(f"{info.get('total', 0)} pts", box(pad + left_w, pad + top_h,
+        out.append(text.fit(f"{info.get('total', 0)} pts", box(2 * pad + left_w, pad + top_h,
                             right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
                             colour=ink if loud else theme.INK_DIM, align="right"))
     return out
@@ -656,6 +661,6 @@ def _hub(
         elif name == "scores" and scores:
             texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  max_lines=2))
+                                  max_lines=4))
         y += h + pad
     return engine_place, texts, boxes
