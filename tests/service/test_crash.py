@@ -11,8 +11,8 @@ view socket records every view it is shown. After each kill the parent checks th
 
 Every sixth kill lands while the service is still starting (opening, checking and
 replaying its journal), which must change nothing. The players decide from the table's
-own state alone, so they pick the game up again
-after every restart, as people at a real table would.
+own state alone, so they pick the game up again after every restart, as people at a
+real table would.
 """
 
 from __future__ import annotations
