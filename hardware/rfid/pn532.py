@@ -7,7 +7,8 @@ other side to send its last frame again); extended frames (`FF FF LENM LENL LCS`
 the error frame (TFI 7F) are understood. The conversation: a wake-up preamble and
 SAMConfiguration (normal mode), RFConfiguration so a poll with no tag returns at once
 instead of waiting forever, then InListPassiveTarget for two ISO 14443A targets at
-106 kbps (a train marker and a tile may lie on one pad), again every poll interval.
+106 kbps (a train marker and a tile may lie on one pad), again every poll interval, or
+every idle poll interval while the pad is empty.
 Every command is acknowledged and answered within a timeout; a missed answer is asked
 for again (wake-up included, in case the chip fell asleep) and three in a row mean the
 reader is gone.
@@ -172,11 +173,13 @@ def parse_targets(body: bytes) -> list[str] | None:
 
 class Pn532:
     baudrate = 115200
-    polls = True
 
-    def __init__(self, poll_interval: float = 0.05, response_timeout: float = 0.25,
-                 attempts: int = 3) -> None:
+    def __init__(self, poll_interval: float = 0.05, idle_poll_interval: float = 0.1,
+                 response_timeout: float = 0.25, attempts: int = 3) -> None:
         self.poll_interval = poll_interval
+        # An empty pad is asked less often: still several times within the shortest tap.
+        self.idle_poll_interval = max(poll_interval, idle_poll_interval)
+        self.tick_s: float | None = poll_interval
         self.response_timeout = response_timeout
         self.attempts = attempts
         self._framer = Framer()
@@ -234,6 +237,9 @@ class Pn532:
         if uids is None:
             self._framer.bad_frames += 1
             return []
+        interval = self.poll_interval if uids else self.idle_poll_interval
+        self._next_poll += interval - self.poll_interval
+        self.tick_s = interval
         return [Seen(uid) for uid in uids]
 
     def tick(self, now: float) -> bytes:

@@ -29,6 +29,8 @@ class Presence:
         present = uid in self._last_seen or uid in self._announced
         if isinstance(reading, Seen):
             if uid not in self._announced:
+                # Re-inserted so the dict stays in order of last sighting, oldest first.
+                self._last_seen.pop(uid, None)
                 self._last_seen[uid] = now
         elif isinstance(reading, Arrived):
             self._last_seen.pop(uid, None)
@@ -41,7 +43,11 @@ class Presence:
 
     def expire(self, now: float) -> list[str]:
         """The tags silent for the removal time, now gone."""
-        gone = [uid for uid, seen in self._last_seen.items() if now - seen >= self.removal_s]
+        gone = []
+        for uid, seen in self._last_seen.items():
+            if now - seen < self.removal_s:
+                break
+            gone.append(uid)
         for uid in gone:
             del self._last_seen[uid]
         return gone

@@ -43,8 +43,9 @@ class ReaderSilent(HardwareError):
 
 class Driver(Protocol):
     baudrate: int
-    # True when the reader has to be asked (polled) even while nothing lies on the pad.
-    polls: bool
+    # How often `tick` must be called even while nothing happens (a polled reader);
+    # None for a reader that only talks.
+    tick_s: float | None
     # The reader answered its set-up: it is online.
     ready: bool
 
@@ -69,7 +70,7 @@ class Driver(Protocol):
 class Listener:
     """Base of the readers that only talk: nothing to set up, nothing to ask."""
 
-    polls = False
+    tick_s: float | None = None
     ready = True
 
     def __init__(self) -> None:

@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 BACKOFF_FIRST_S = 0.1
 BACKOFF_MAX_S = 5.0
 IDLE_WAIT_S = 1.0  # read timeout when nothing needs the clock: no tag, no polling
+# The read timeout changes only when the pad's state does: on a real port each change
+# reprograms the tty.
 
 
 class Reader(threading.Thread):
@@ -97,10 +99,13 @@ class Reader(threading.Thread):
             if out:
                 port.write(out)
             self._check_online(now)
-            wait = self._tick_s if driver.polls or self._presence.expiring else IDLE_WAIT_S
+            wait = min(driver.tick_s or IDLE_WAIT_S,
+                       self._tick_s if self._presence.expiring else IDLE_WAIT_S)
             if port.timeout != wait:
                 port.timeout = wait
             data = port.read(port.in_waiting or 1)
+            if data and port.in_waiting:  # the rest of a frame that was arriving
+                data += port.read(port.in_waiting)
             now = time.monotonic()
             if data:
                 readings = driver.receive(data, now)

@@ -162,3 +162,10 @@ def test_a_new_connection_starts_over_and_keeps_the_count_of_bad_frames():
     assert chip.start(1.0).startswith(pn532.WAKEUP)
     assert not chip.ready
     assert chip.bad_frames == 1
+
+
+def test_an_empty_pad_is_polled_less_often():
+    chip = ready_chip()  # polled at 0.0
+    chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([])), 0.01)
+    assert chip.tick(0.06) == b""
+    assert chip.tick(0.1) == command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))

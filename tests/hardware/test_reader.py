@@ -61,10 +61,10 @@ def test_a_missing_port_is_offline_once_then_online_when_it_appears(cable, event
 
 def test_a_port_taken_by_another_program_is_reported(cable, events):
     first = open_reader("0", str(cable.path), "rdm6300", events)
+    assert events.take(1) == [ReaderOnline("0")]
     second_events = type(events)()
     second = open_reader("1", str(cable.path), "rdm6300", second_events)
     try:
-        assert events.take(1) == [ReaderOnline("0")]
         (offline,) = second_events.take(1)
         assert isinstance(offline, ReaderOffline)
         assert "lock" in offline.reason
