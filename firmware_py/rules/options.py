@@ -258,6 +258,7 @@ PRESETS: Mapping[str, Options] = {
         first_turn_out_waits=True,
         double_follow="anywhere",
         drawn_tile="may_play",
+        must_play=True,
         double_blank=50,
         tie_break=("zero_rounds", "lowest_round"),
     ),
