@@ -113,7 +113,6 @@ def example_config(name: str) -> Path:
     return Path(__file__).with_name("configs") / f"{name}.toml"
 
 
-
 class _Parser:
     """Walks the TOML tree once, recording every problem instead of stopping at one."""
 
@@ -217,7 +216,7 @@ class _Parser:
             database=self.path(service, "database", "service.database", DEFAULT_DATABASE),
             socket=self.path(service, "socket", "service.socket", DEFAULT_SOCKET),
             pin_factory=self.get(buttons, "pin_factory", "buttons.pin_factory", None,
-                                 lambda v: v in PIN_FACTORIES,
+                                 lambda v: isinstance(v, str) and v in PIN_FACTORIES,
                                  "one of " + ", ".join(PIN_FACTORIES)),
             bounce_ms=self.int_in(buttons, "bounce_ms", "buttons.bounce_ms", 20, 0, 500,
                                   "milliseconds"),
@@ -345,13 +344,13 @@ class _Parser:
         if cycle is None:
             presets = [name for name, o in PRESETS.items() if not seat_count or not deals(o)]
         for i, name in enumerate(cycle or ()):
-            if name not in PRESETS:
+            if not isinstance(name, str) or name not in PRESETS:
                 self.expected(f"rules.cycle[{i}]", preset_what, name)
             elif seat_count and (why := deals(PRESETS[name])):
                 self.problem(f"rules.cycle[{i}]", why)
             else:
                 presets.append(name)
-        if preset not in PRESETS:
+        if not isinstance(preset, str) or preset not in PRESETS:
             self.expected("rules.preset", preset_what, preset)
             return "classic", tuple(presets)
         try:

@@ -1,11 +1,14 @@
 """The configuration file: every mistake named by file, key and expectation, all at once."""
 
+import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_py.cli import main
-from firmware_py.config import ConfigError, example_config, load_config
+from firmware_py.config import ConfigError, example_config, load_config, parse_config
 
 SEATS = "".join(
     f'[[seats]]\nname = "{name}"\ndraw_pin = {d}\npass_pin = {p}\n\n'
@@ -200,3 +203,38 @@ def test_check_config_prints_every_problem_and_exits_2(tmp_path, capsys):
         f"{path}: seats[0].draw_pin: expected a BCM pin 2..27, got 99",
         f"{path}: seats[3].draw_pin: expected a BCM pin 2..27, got 0",
     ]
+
+
+PLACES = [
+    ("hand_mode",), ("rules",), ("rules", "preset"), ("rules", "cycle"),
+    ("rules", "double_blank"), ("rules", "deal"), ("buttons",), ("buttons", "pin_factory"),
+    ("buttons", "bounce_ms"), ("buttons", "draw_hold_s"), ("seats",), ("seats", 0),
+    ("seats", 1, "name"), ("seats", 2, "draw_pin"), ("readers",), ("readers", 0),
+    ("readers", 1, "pad"), ("readers", 2, "url"), ("readers", 3, "protocol"),
+    ("readers", 4, "removal_ms"), ("service",), ("service", "database"),
+    ("service", "watchdog"), ("display",), ("display", "wall"), ("display", "table", "width"),
+]
+TOML_VALUES = st.recursive(
+    st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
+                                                                max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(place=st.sampled_from(PLACES), value=TOML_VALUES)
+def test_any_value_in_any_place_is_accepted_or_named(place, value):
+    data = tomllib.loads(SEATS + READERS + '[rules]\npreset = "classic"\n')
+    data.setdefault("buttons", {})
+    data.setdefault("service", {})
+    data.setdefault("display", {"table": {}})
+    node = data
+    for key in place[:-1]:
+        node = node[key]
+    node[place[-1]] = value
+    try:
+        parse_config(data, Path("table.toml"))
+    except ConfigError as err:
+        assert err.problems
+        assert all(p.startswith("table.toml: ") for p in err.problems)
