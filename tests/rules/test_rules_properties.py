@@ -140,3 +140,25 @@ def test_a_recorded_game_replays_through_every_state(game, rounds):
     assert replayed.error is None
     assert [state_to_json(s) for s in replayed.states] == [state_to_json(s) for s in states]
     assert replayed.state.phase == "game_over"
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 2**32))
+def test_an_open_hands_round_replays_through_every_state(name, move_seed):
+    options = PRESETS[name]
+    players = PLAYERS.get(name, 2)
+    rng = random.Random(move_seed)
+    state = new_game(options, players)
+    start = StartRound(None, None, starter=rng.randrange(players))
+    actions: list[Action] = [start]
+    states = [state, apply(state, start)]
+    state = states[-1]
+    while state.phase == "play" and len(actions) < 300:
+        action = rng.choice(list(legal_actions(state)))
+        state = apply(state, action)
+        actions.append(action)
+        states.append(state)
+    record = json.loads(json.dumps(record_from_game(options, players, actions)))
+    replayed = replay(parse_record(record), keep_states=True)
+    assert replayed.error is None
+    assert [state_to_json(s) for s in replayed.states] == [state_to_json(s) for s in states]
