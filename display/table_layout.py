@@ -164,7 +164,10 @@ def _strips(
     corridor_t = rail_step * (t // 2 + 2) if t else 0
     # The side lanes are long and can be thin; the top and bottom lanes need length,
     # or their trains bend after two tiles.
-    band_weight = 0.35 + 0.35 * max(l_, r, 1) if width >= height else 0.4 + 0.6 * max(l_, r, 1)
+    if width >= height:
+        band_weight = max(0.9, 0.35 + 0.35 * max(l_, r, 1))
+    else:
+        band_weight = 0.4 + 0.6 * max(l_, r, 1)
     if min(width, height) < 600:
         # On a small screen the hub's words need the room more than the lanes do.
         band_weight += 0.3
@@ -220,7 +223,7 @@ def _strips(
 
 
 def _max_short(width: int, height: int) -> int:
-    return max(8, min(width, height) // 28)
+    return max(8, min(width, height) // 32)
 
 
 def _fit_lane(frame: LaneFrame, node: Node, lead: list[Item], low: int, high: int) -> int:
@@ -241,14 +244,13 @@ def _lay_with_elision(frame: LaneFrame, node: Node, marker: bool, sizes: Sizes) 
     flow = lay_train(frame, node, lead, sizes)
     if flow is not None:
         return flow, 0
-    for hidden in range(1, len(node.tiles) + 1):
-        shorter = elide(node, hidden)
-        if hidden == len(node.tiles):
-            shorter = Node((), (), hidden)
-        flow = lay_train(frame, shorter, [*lead, Item("chip", hidden=hidden)], sizes)
+    # Keep at least the newest trunk tile (a chicken foot's double, with its branches).
+    for hidden in range(1, len(node.tiles)):
+        flow = lay_train(frame, elide(node, hidden), [*lead, Item("chip", hidden=hidden)],
+                         sizes)
         if flow is not None:
             return flow, hidden
-    # Not even the branches fit: show the marker and how many tiles the train holds.
+    # Not even that fits: show the marker and how many tiles the train holds.
     flow = lay_train(frame, Node((), ()), [*lead, Item("chip", hidden=node.count())], sizes)
     return (flow or Flow()), node.count()
 

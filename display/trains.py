@@ -98,12 +98,22 @@ class Flow:
         """The line through the centres of each trunk or branch, in lane coordinates;
         a branch's line starts at the double it grows from."""
         lines: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+        last: dict[tuple[int, ...], Placed] = {}
         for p in self.placed:
             centre = (p.u + p.du // 2, p.v + p.dv // 2)
             if p.path not in lines:
                 parent = lines.get(p.path[:-1]) if p.path else None
                 lines[p.path] = [parent[-1]] if parent else []
+            before = last.get(p.path)
+            if before is not None and before.outward != p.outward:
+                # A bend: the line runs to the end of the column, across, and back.
+                if before.outward:
+                    turn = max(before.u + before.du, p.u + p.du) + 1
+                else:
+                    turn = min(before.u, p.u) - 1
+                lines[p.path] += [(turn, before.v + before.dv // 2), (turn, centre[1])]
             lines[p.path].append(centre)
+            last[p.path] = p
         return list(lines.values())
 
 

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from display import client
-from display.client import FrameSink, Follower, WindowSink
+from display.client import Follower, FrameSink, WindowSink
 from display.feed import ViewFeed
 from firmware_py.cli import main
 
