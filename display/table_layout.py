@@ -314,8 +314,9 @@ def _panel_texts(
         return out
     tiles = info["hand"]
     hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
-    out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
-                        min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
+    if view["phase"] != "lobby":
+        out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
+                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
     hint = _marker_hint(info)
     if state == "one_tile":
         status, status_colour = "ONE TILE!", theme.INK
@@ -504,7 +505,8 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
             points = [s.lane.to_screen(u, v, 0, 0)[:2] for u, v in line]
             tracks.append((tuple(([starts[s.key]] if i == 0 else []) + points), colour))
         state = "mexican" if seat is None else _seat_state(view, seat)
-        lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour, turn == seat))
+        lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour,
+                               seat is not None and turn == seat))
         panels.append(PanelPlace(s.panel, seat, angle, state, colour))
         texts += _panel_texts(view, s, state, colour)
 
@@ -622,7 +624,7 @@ def _hub(
         if name == "header":
             rnd, rounds = view.get("round", 0), view.get("rounds", 0)
             left = f"Round {rnd} of {rounds}" if rnd else f"Double-{view.get('set', 12)}"
-            right = f"Boneyard {view.get('boneyard', 0)}"
+            right = "" if view["phase"] == "lobby" else f"Boneyard {view.get('boneyard', 0)}"
             half = (inner_w - pad) // 2
             texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
                                   angle=angle, colour=theme.INK, align="left"))

@@ -169,3 +169,12 @@ def test_a_sentence_too_long_for_its_box_is_cut_not_spilled():
     item = text.fit(long, (0, 0, 200, 40), max_size=40, min_size=12, max_lines=2)
     assert text.fits(item)
     assert item.lines[-1].endswith("…")
+
+
+def test_nobody_is_lit_when_it_is_nobodys_turn(view):
+    for name in ("lobby_6", "game_over_8", "round_over_5"):
+        sample = view(name)
+        sample["turn"] = None
+        lay = layout(sample, (1280, 800))
+        assert not [ln for ln in lay.lanes if ln.turn]
+        assert not [p for p in lay.panels if p.state == "turn"]
