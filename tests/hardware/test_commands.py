@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -169,3 +172,19 @@ def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):
                                     str(folder)])
     assert run_enroll(args) == 1
     assert "cannot open the tag registry" in capsys.readouterr().err
+
+
+def test_probe_stops_cleanly_at_ctrl_c(tmp_path):
+    probe = subprocess.Popen(
+        [sys.executable, "-m", "firmware_py.cli", "probe", "loop://", "--protocol", "lines"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "probing loop:// (lines)" in probe.stdout.readline()
+        assert probe.stdout.readline().endswith("online\n")
+        probe.send_signal(signal.SIGINT)
+        out, err = probe.communicate(timeout=10)
+    finally:
+        probe.kill()
+    assert probe.returncode == 0
+    assert out.endswith("0 tag events, 0 bad frames\n")
+    assert err == ""
