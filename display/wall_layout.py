@@ -58,7 +58,7 @@ def _title(view: View, rect: Rect, texts: list[Text]) -> None:
         left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)}"
         if phase == "round_over":
             left += " over"
-    left_w = w * (9 if phase == "game_over" else 4) // 10
+    left_w = w * (9 if phase == "game_over" else 4) // 10 - 2 * pad
     texts.append(text.fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left"))
     engine = view.get("engine")
@@ -165,7 +165,7 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
     ranking: list[int] = view.get("ranking") or list(range(len(seats)))
     totals = view.get("totals") or [s.get("total", 0) for s in seats]
     places = standings(totals)
-    columns = 1 if len(ranking) <= 8 else 2
+    columns = 1 if len(ranking) <= 8 or h > w else 2
     per_column = -(-len(ranking) // columns)
     col_w = w // columns
     row_h = h // per_column
@@ -180,12 +180,12 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
                           "first" if first else ("row_alt" if n % 2 else "row")))
         inks.append(theme.DARK_INK if first else theme.INK)
         inner = row_h - 2 * pad
-        entries["place"].append((_ordinal(places[seat]),
-                                 (cx + 2 * pad, ry + pad, col_w * 15 // 100, inner)))
+        ix, iw = cx + 2 * pad, col_w - 4 * pad
+        entries["place"].append((_ordinal(places[seat]), (ix, ry + pad, iw * 18 // 100, inner)))
         entries["name"].append((seats[seat]["name"],
-                                (cx + col_w * 18 // 100, ry + pad, col_w * 57 // 100, inner)))
+                                (ix + iw * 20 // 100, ry + pad, iw * 56 // 100, inner)))
         entries["total"].append((str(totals[seat]),
-                                 (cx + col_w * 77 // 100, ry + pad, col_w * 20 // 100, inner)))
+                                 (ix + iw * 78 // 100, ry + pad, iw * 22 // 100, inner)))
     for column, align in (("place", "left"), ("name", "left"), ("total", "right")):
         fitted = text.fit_column(entries[column], max_size=140, min_size=MIN_TEXT,
                                  colours=inks, align=align)

@@ -179,3 +179,17 @@ def test_sample_views_are_what_the_generator_writes(tmp_path):
     for path in written:
         assert path.read_text() == (VIEWS / path.name).read_text(), path.name
         check_view(json.loads(path.read_text()))
+
+
+def no_two_overlap(boxes: list[tuple[int, int, int, int]]) -> None:
+    rects = [pygame.Rect(b) for b in boxes]
+    for i, rect in enumerate(rects):
+        hits = [rects[j] for j in rect.collidelistall(rects) if j != i]
+        assert not hits, f"text box {rect} overlaps {hits}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_two_texts_share_room(size, view, stress_view):
+    for sample in [view(n) for n in NAMES] + [stress_view(14)]:
+        no_two_overlap([t.box for t in wall_layout(sample, size).texts])
+        no_two_overlap([t.box for t in table_layout(sample, size).texts])
