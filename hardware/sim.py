@@ -52,10 +52,11 @@ class SimulatedTable:
         self.registry = registry
         self._bounce_s = bounce_ms / 1000
         self._hold_s = {Button.DRAW: draw_hold_s, Button.PASS: pass_hold_s}
-        self._factory = pin_factory() if callable(pin_factory) and not isinstance(
-            pin_factory, Factory) else pin_factory
-        if not isinstance(self._factory, MockFactory):
+        self._own_factory = callable(pin_factory) and not isinstance(pin_factory, Factory)
+        factory = pin_factory() if self._own_factory else pin_factory
+        if not isinstance(factory, MockFactory):
             raise SimError("the simulated table needs gpiozero's MockFactory to press buttons")
+        self._factory: MockFactory = factory
         self.pins = {seat: (SIM_PINS[2 * seat], SIM_PINS[2 * seat + 1]) for seat in range(seats)}
         self.folder = Path(tempfile.mkdtemp(prefix="roundhouse-pads-"))
         self.urls: dict[str, str] = {}
@@ -188,6 +189,8 @@ class SimulatedTable:
             cable.close()
         if self.buttons is not None:
             self.buttons.close()
+        if self._own_factory:
+            self._factory.close()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def __enter__(self) -> SimulatedTable:

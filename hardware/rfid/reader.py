@@ -26,8 +26,6 @@ log = logging.getLogger(__name__)
 BACKOFF_FIRST_S = 0.1
 BACKOFF_MAX_S = 5.0
 IDLE_WAIT_S = 1.0  # read timeout when nothing needs the clock: no tag, no polling
-# The read timeout changes only when the pad's state does: on a real port each change
-# reprograms the tty.
 
 
 class Reader(threading.Thread):
@@ -101,7 +99,7 @@ class Reader(threading.Thread):
             self._check_online(now)
             wait = min(driver.tick_s or IDLE_WAIT_S,
                        self._tick_s if self._presence.expiring else IDLE_WAIT_S)
-            if port.timeout != wait:
+            if port.timeout != wait:  # rarely: on a real port each change reprograms the tty
                 port.timeout = wait
             data = port.read(port.in_waiting or 1)
             if data and port.in_waiting:  # the rest of a frame that was arriving
@@ -129,6 +127,7 @@ class Reader(threading.Thread):
             self._times_online += 1
             self._presence.restart(now)
             self._queue.put(ReaderOnline(self.pad))
+
     def _went_offline(self, reason: str) -> None:
         if self._closing.is_set():
             return
