@@ -10,9 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_py.cli import main
-from firmware_py.record import read_record, record_from_game, replay, write_record
+from firmware_py.record import (
+    RecordError,
+    parse_record,
+    read_record,
+    record_from_game,
+    replay,
+    write_record,
+)
 from firmware_py.rules import Options, apply, deal, legal_actions, new_game
 
 FIELDS = [
@@ -220,3 +229,32 @@ def test_a_bot_game_written_as_a_record_replays_to_the_same_state(tmp_path, caps
     assert replay(read_record(path)).state.totals == state.totals
     status, out, _ = _replay(path, capsys)
     assert status == 0 and json.loads(out)["ranking"] == list(state.ranking or ())
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(["5-3", "9-9", "x", ""]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=6,
+)
+PLACES = [
+    ("rules",), ("players",), ("rounds",), ("rounds", 0), ("rounds", 0, "hands"),
+    ("rounds", 0, "hands", 1), ("rounds", 0, "boneyard"), ("rounds", 0, "starter"),
+    ("rounds", 0, "engine"), ("rounds", 0, "moves", 2), ("rounds", 0, "moves", 2, "on"),
+    ("rounds", 0, "moves", 0, "seat"), ("rounds", 0, "seed"), ("format",),
+]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(PLACES), JSON)
+def test_any_damaged_record_is_refused_as_a_record_error_never_a_crash(place, value):
+    record = json.loads(json.dumps(GAME))
+    target = record
+    for key in place[:-1]:
+        target = target[key]
+    target[place[-1]] = value
+    try:
+        result = replay(parse_record(record))
+    except RecordError as refused:
+        assert "\n" not in str(refused) and str(refused).strip()
+    else:
+        assert result.error is None or result.error["reason"].strip()

@@ -85,8 +85,9 @@ class Options:
         if not isinstance(self.tie_break, tuple) or any(
             t not in TIE_BREAKS for t in self.tie_break
         ):
+            got = list(self.tie_break) if isinstance(self.tie_break, tuple) else self.tie_break
             raise BadOptions(
-                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {self.tie_break!r}"
+                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {got!r}"
             )
         for row in self.deal:
             if (
@@ -119,7 +120,9 @@ class Options:
         if isinstance(obj, str):
             return Options.preset(obj)
         if not isinstance(obj, Mapping) or not isinstance(obj.get("preset"), str):
-            raise BadOptions('rules must be a preset name or {"preset": NAME, OPTION: VALUE}')
+            raise BadOptions(
+                f'expected a preset name or {{"preset": NAME, OPTION: VALUE}}, got {obj!r}'
+            )
         overrides = {k: v for k, v in obj.items() if k != "preset"}
         if "tie_break" in overrides:
             if not isinstance(overrides["tie_break"], list):
@@ -180,7 +183,8 @@ class Options:
             f"{_span(ps)} players: double-{s}, {h} tiles" for (s, h), ps in groups.items()
         )
         what = f"{self.name} rules" + (f" with a double-{self.set} set" if self.set else "")
-        head = f"{what} do not deal for {players} players. " if players is not None else ""
+        count = f"{players} player" + ("" if players == 1 else "s")
+        head = f"{what} do not deal for {count}. " if players is not None else ""
         return f"{head}Supported: {listing or 'nothing'}."
 
 
