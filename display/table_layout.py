@@ -92,6 +92,7 @@ class PanelPlace:
 class Rail:
     points: tuple[Point, ...]
     colour: theme.Colour
+    turn: bool  # leads to the seat whose turn it is
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,8 @@ def _split(start: int, total: int, parts: int, gap: int) -> list[tuple[int, int]
 def _strips(
     order: dict[str, list[int | str]], width: int, height: int, compact: bool
 ) -> tuple[Rect, list[_Strip], int]:
+    """The hub, each lane with its panel, and the spacing of the rails: the top and
+    bottom seats share the full width, the side seats the band beside the hub."""
     m = max(3, min(width, height) // 120)
     panel = max(30, round(min(width, height) * (0.07 if compact else 0.085)))
     b, l_, t, r = (len(order[s]) for s in SIDES)
@@ -182,10 +185,7 @@ def _strips(
     hub = ((width - hub_w) // 2, band_y0, hub_w, band_h)
     hub_cx = width // 2
     strips: list[_Strip] = []
-
-    def descending(centre: int, hub_centre: int) -> bool:
-        return centre < hub_centre
-
+    # Each train's first column is the one nearest the hub; it fills away from there.
     for side, (y0, h) in (("bottom", (height - m - bottom_h, bottom_h)), ("top", (m, top_h))):
         keys = order[side]
         spans = _split(m, width - 2 * m, len(keys), m)
@@ -200,7 +200,7 @@ def _strips(
             else:
                 panel_rect = (x, y0, w, panel)
                 lane_rect = (x, y0 + panel + m, w, lane_h)
-            frame = LaneFrame(lane_rect, FLOW[side], descending(x + w // 2, hub_cx))
+            frame = LaneFrame(lane_rect, FLOW[side], x + w // 2 < hub_cx)
             strips.append(_Strip(key, side, frame, panel_rect))
     band_cy = band_y0 + band_h // 2
     for side in ("left", "right"):
@@ -217,7 +217,7 @@ def _strips(
                 lane_x = hub[0] + hub_w + m
                 lane_rect = (lane_x, y, width - m - panel - m - lane_x, h)
                 panel_rect = (width - m - panel, y, panel, h)
-            frame = LaneFrame(lane_rect, FLOW[side], descending(y + h // 2, band_cy))
+            frame = LaneFrame(lane_rect, FLOW[side], y + h // 2 < band_cy)
             strips.append(_Strip(key, side, frame, panel_rect))
     return hub, strips, rail_step
 
@@ -238,21 +238,21 @@ def _fit_lane(frame: LaneFrame, node: Node, lead: list[Item], low: int, high: in
     return best
 
 
-def _lay_with_elision(frame: LaneFrame, node: Node, marker: bool, sizes: Sizes) -> tuple[Flow, int]:
-    """Lay the train, hiding as few tiles nearest the hub as needed; (flow, hidden)."""
+def _lay_with_elision(frame: LaneFrame, node: Node, marker: bool, sizes: Sizes) -> Flow:
+    """Lay the train, hiding as few tiles nearest the hub as needed (shown as "+N")."""
     lead = [Item("marker")] if marker else []
     flow = lay_train(frame, node, lead, sizes)
     if flow is not None:
-        return flow, 0
+        return flow
     # Keep at least the newest trunk tile (a chicken foot's double, with its branches).
     for hidden in range(1, len(node.tiles)):
         flow = lay_train(frame, elide(node, hidden), [*lead, Item("chip", hidden=hidden)],
                          sizes)
         if flow is not None:
-            return flow, hidden
+            return flow
     # Not even that fits: show the marker and how many tiles the train holds.
     flow = lay_train(frame, Node((), ()), [*lead, Item("chip", hidden=node.count())], sizes)
-    return (flow or Flow()), node.count()
+    return flow or Flow()
 
 
 def _seat_state(view: View, seat: int) -> str:
@@ -487,13 +487,11 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     texts: list[Text] = []
     tracks: list[tuple[tuple[Point, ...], theme.Colour]] = []
     starts: dict[int | str, Point] = {}
-    flows: dict[int | str, Flow] = {}
     for s in strips:
         angle = SIDE_ANGLE[s.side]
         seat = None if s.key == MEXICAN else int(s.key)
         colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
-        flow, _ = _lay_with_elision(s.lane, nodes[s.key], leads[s.key], sizes)
-        flows[s.key] = flow
+        flow = _lay_with_elision(s.lane, nodes[s.key], leads[s.key], sizes)
         train_id = str(s.key)
         placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest)
         tiles += placed[0]
@@ -511,12 +509,13 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         texts += _panel_texts(view, s, state, colour)
 
     slots = _rail_slots(strips, starts, hub)
+    # Before the first deal there is no train to lead to.
     rails = tuple(
         Rail(_rail(hub, s, starts[s.key], slots.get(s.key, 0), rail_step),
-             theme.MEXICAN if s.key == MEXICAN else theme.seat_colour(int(s.key)))
+             theme.MEXICAN if s.key == MEXICAN else theme.seat_colour(int(s.key)),
+             s.key == turn)
         for s in strips
-        if view.get("trains")
-    )
+    ) if view.get("trains") else ()
     hub_angle = 0
     for s in strips:
         if s.key == turn:
@@ -633,8 +632,7 @@ def _hub(
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
                                   align="right"))
         elif name == "engine" and engine:
-            short = max(6, min(h - 2, inner_w // 5) // 1)
-            short = min(short, inner_w // 4)
+            short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]
             lw, lh = 2 * short, short
             local = (pad + (inner_w - lw) // 2, y + (h - lh) // 2, lw, lh)

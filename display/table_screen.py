@@ -116,10 +116,8 @@ def _draw_board(surface: pygame.Surface, lay: TableLayout) -> None:
 
 def _draw_rails(surface: pygame.Surface, lay: TableLayout) -> None:
     width = max(2, lay.tile_short // 6)
-    turn_seats = {ln.seat for ln in lay.lanes if ln.turn}
-    for lane, rail in zip(lay.lanes, lay.rails, strict=False):
-        colour = theme.GOLD if lane.seat in turn_seats else rail.colour
-        w = width * 2 if lane.seat in turn_seats else width
+    for rail in lay.rails:
+        colour, w = (theme.GOLD, width * 2) if rail.turn else (rail.colour, width)
         pygame.draw.lines(surface, colour, False, rail.points, w)
     for points, colour in lay.tracks:
         if len(points) > 1:

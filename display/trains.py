@@ -5,7 +5,7 @@ the hub in columns; when a column is full the train bends and comes back in the 
 one (a serpentine), so long trains stay inside their own lane. After a chicken-foot
 double the remaining columns are shared by its branches. Positions are computed in
 lane coordinates (u along the flow, away from the hub; v across it) and mapped to the
-screen by `Lane.to_screen`.
+screen by `LaneFrame.to_screen`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,6 @@ from typing import Any
 from display.views import parse_tile
 
 Rect = tuple[int, int, int, int]
-
-# How the flow leaves the hub on screen.
-DIRECTIONS = ("down", "up", "left", "right")
 
 
 @dataclass(frozen=True)
