@@ -342,11 +342,11 @@ class Game:
             if draw.tile in drawn or draw.tile not in (start.boneyard or ()):
                 raise Refused(self._whereabouts(m.state, draw.tile)) from refusal
             rest = [t for t in start.boneyard or () if t not in drawn and t is not draw.tile]
-            again = self._start(base, start._replace(boneyard=(*drawn, draw.tile, *rest)))
+            start = start._replace(boneyard=(*drawn, draw.tile, *rest))
+            state, steps = apply(base.state, start), _Step(start, base.steps)
             for action in played[1:]:
-                again = self._after(again, action, apply(again.state, action))
-            again = replace(again, drawing=m.drawing)
-            return self._after(again, draw, apply(again.state, draw))
+                state, steps = apply(state, action), _Step(action, steps)
+            return self._after(replace(m, steps=steps), draw, apply(state, draw))
 
     def _whereabouts(self, state: State, tile: Tile | None) -> str:
         for seat, hand in enumerate(state.hands):
