@@ -10,7 +10,7 @@ import pytest
 from firmware_py.record import parse_record, replay
 from firmware_py.rules import state_to_json
 from firmware_py.simtable import Driver
-from firmware_py.table import record_from_entries
+from firmware_py.table import TableError, record_from_entries
 from hardware.events import TagPlaced, TagRemoved
 
 
@@ -123,3 +123,13 @@ def test_bots_abandon_an_unfinished_open_game_whose_hands_they_cannot_know(
     first, second = rig.journal.games()
     assert first.winner is None and first.finished
     assert second.winner is not None
+
+
+def test_a_journal_the_table_cannot_rebuild_is_a_clear_error():
+    meta = {"players": ["Ana", "Bo"], "rules": "tournament", "hand_mode": "open"}
+    with pytest.raises(TableError, match="unknown preset"):
+        record_from_entries(meta | {"rules": "nosuch"}, [])
+    bad = [{"t": "action", "action": {"seat": 0, "play": "9-1", "on": 0}},
+           {"t": "action", "action": {"seat": 0, "play": "7-7", "on": 0}}]
+    with pytest.raises(TableError, match=r"journal entry 1 .* doesn't match"):
+        record_from_entries(meta, bad)
