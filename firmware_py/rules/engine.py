@@ -10,7 +10,6 @@ from firmware_py.rules.choices import (
     double_ends,
     draw_refusal,
     first_own,
-    mask_of,
     not_in_play,
     pass_refusal,
     plays_now,
@@ -206,12 +205,8 @@ def _unsatisfied(
 
 
 def _live_mask(s: State) -> int:
-    """Tiles that may still be laid this round: in a hand or the boneyard."""
-    if s._hands is not None:
-        m = mask_of(s._boneyard or ())
-        for hand in s._masks:
-            m |= hand
-        return m
+    """Tiles that may still be laid this round: in a hand or the boneyard, that is, neither
+    on the table nor out of play."""
     return set_mask(s._set_size) & ~(s._table | s._out)
 
 
@@ -261,6 +256,7 @@ def _draw(s: State, a: Draw) -> State:
     if refusal is not None:
         raise IllegalMove(refusal)
     n = clone(s)
+    n._tg = s._tg  # a draw changes no train and no duty: the same ends are open
     tile = _take(s, n, seat, a.tile)
     n._draws = s._draws + 1
     n._drawn = tile
