@@ -49,4 +49,4 @@ def open_reader(pad: str, url: str, protocol: str, queue: EventQueue, *,
     return reader
 
 
-__all__ = ["PROTOCOLS", "Reader", "UnknownProtocol", "open_reader"]
+__all__ = ["PROTOCOLS", "Reader", "UnknownProtocol", "make_driver", "open_reader"]
