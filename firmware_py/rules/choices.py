@@ -254,8 +254,13 @@ def _add_plays(s: State, seat: int, targets: list[Target], cand: int, out: list[
                 out.append(Play(seat, _TILES[low.bit_length() - 1], train, branch))
 
 
+def say(refusal: str, s: State, plays: list[Play]) -> str:
+    """A refusal of `draw_refusal` or `pass_refusal` as the sentence a player reads."""
+    return refusal.format(tile=plays[0].tile if plays else None, drawn=s._drawn)
+
+
 def draw_refusal(s: State, plays: list[Play]) -> str | None:
-    """Why the seat to act may not draw now, or None if it may."""
+    """Why the seat to act may not draw now (a template for `say`), or None if it may."""
     o = s.options
     if s._bcount == 0:
         return "The boneyard is empty."
@@ -266,12 +271,12 @@ def draw_refusal(s: State, plays: list[Play]) -> str | None:
         if o.draw != "until_playable" or (known and plays):
             return "You have already drawn this turn."
     elif known and o.must_play and plays:
-        return f"You can play the {plays[0].tile}, so you may not draw."
+        return "You can play the {tile}, so you may not draw."
     return None
 
 
 def pass_refusal(s: State, plays: list[Play]) -> str | None:
-    """Why the seat to act may not pass now, or None if it may."""
+    """Why the seat to act may not pass now (a template for `say`), or None if it may."""
     o = s.options
     seat = s.turn
     assert seat is not None
@@ -280,9 +285,9 @@ def pass_refusal(s: State, plays: list[Play]) -> str | None:
     known = s._drawn is not None or s._hands is not None
     if known and plays:
         if s._drawn is not None and o.drawn_tile == "must_play":
-            return f"You must play the {s._drawn} you drew."
+            return "You must play the {drawn} you drew."
         if o.must_play:
-            return f"You can play the {plays[0].tile}, so you must play."
+            return "You can play the {tile}, so you must play."
     if s._bcount and not s._draws:
         if s._owe:
             return "Follow your double: play a tile or draw."

@@ -14,6 +14,7 @@ from firmware_py.rules.choices import (
     pass_refusal,
     plays_now,
     put,
+    say,
     set_mask,
     targets_now,
     train_first_turn,
@@ -252,9 +253,10 @@ def _draw(s: State, a: Draw) -> State:
     _check_turn(s, seat)
     if not s.engine_laid:
         return _hunt(s, a)
-    refusal = draw_refusal(s, plays_now(s))
+    plays = plays_now(s)
+    refusal = draw_refusal(s, plays)
     if refusal is not None:
-        raise IllegalMove(refusal)
+        raise IllegalMove(say(refusal, s, plays))
     n = clone(s)
     n._tg = s._tg  # a draw changes no train and no duty: the same ends are open
     tile = _take(s, n, seat, a.tile)
@@ -319,9 +321,10 @@ def _pass(s: State, a: Pass) -> State:
     _check_turn(s, seat)
     if not s.engine_laid:
         raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
-    refusal = pass_refusal(s, plays_now(s))
+    plays = plays_now(s)
+    refusal = pass_refusal(s, plays)
     if refusal is not None:
-        raise IllegalMove(refusal)
+        raise IllegalMove(say(refusal, s, plays))
     return _pass_effects(clone(s), seat)
 
 
