@@ -59,19 +59,25 @@ class LegalActions:
         return f"LegalActions({list(self.items)!r})"
 
 
+# One DRAW and one PASS per seat, shared by every view (no deal seats more players than
+# a double-18 set has tiles).
+_DRAWS = tuple(Draw(seat) for seat in range(190))
+_PASSES = tuple(Pass(seat) for seat in range(190))
+
+
 def _enumerate(s: State) -> tuple[Action, ...]:
     seat = s.turn
     if s.phase != "play" or seat is None:
         return ()
     if not s.engine_laid:
-        return (Draw(seat),) if s._bcount else ()
+        return (_DRAWS[seat],) if s._bcount else ()
     plays = plays_now(s)
-    out: list[Action] = list(plays)
+    extra: tuple[Action, ...] = ()
     if draw_refusal(s, plays) is None:
-        out.append(Draw(seat))
+        extra = (_DRAWS[seat],)
     if pass_refusal(s, plays) is None:
-        out.append(Pass(seat))
-    return tuple(out)
+        extra += (_PASSES[seat],)
+    return (*plays, *extra)
 
 
 def legal_actions(state: State) -> LegalActions:
