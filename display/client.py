@@ -89,6 +89,9 @@ class WindowSink:
                 return False
             if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
                 return False
+            if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+                # The picture is unchanged; the window system only lost it.
+                pygame.display.flip()
         return True
 
 

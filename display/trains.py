@@ -177,12 +177,14 @@ def _run(
     outward: bool,
     sizes: Sizes,
     flow: Flow,
+    start: int | None = None,
 ) -> tuple[int, int, bool]:
-    """Lay `items` serpentine-wise in `columns` within `u_range`; return (column slot
-    used last, the next free u, direction)."""
+    """Lay `items` serpentine-wise in `columns` within `u_range`, from `start` (else
+    the start of the first column); return (column slot used last, the next free u,
+    direction)."""
     u_lo, u_hi = u_range
     slot = 0
-    u = u_lo if outward else u_hi
+    u = start if start is not None else (u_lo if outward else u_hi)
     for item, index in items:
         du = sizes.along(item)
         if du > u_hi - u_lo:
@@ -212,14 +214,20 @@ def _lay_node(
     sizes: Sizes,
     flow: Flow,
 ) -> None:
-    items = [(item, -1) for item in lead]
-    items += [(Item.tile(a, b), node.first_index + i) for i, (a, b) in enumerate(node.tiles)]
+    items = [(item, -1) for item in lead] + _tile_items(node)
     slot, u, outward = _run(items, path, columns, u_range, outward, sizes, flow)
     if not node.branches:
         return
     rest = columns[slot + 1 :]
     if len(rest) < len(node.branches):
-        raise _Full
+        # No room for the branches side by side: lay them one after another.
+        remaining = columns[slot:]
+        for i, branch in enumerate(node.branches):
+            for sub_path, line in _lines(branch, (*path, i)):
+                used, u, outward = _run(line, sub_path, remaining, u_range, outward, sizes,
+                                        flow, u)
+                remaining = remaining[used:]
+        return
     share = len(rest) // len(node.branches)
     u_lo, u_hi = u_range
     room = u_hi - u if outward else u - u_lo
@@ -232,6 +240,22 @@ def _lay_node(
         last = i == len(node.branches) - 1
         cols = rest[i * share :] if last else rest[i * share : (i + 1) * share]
         _lay_node(branch, [], (*path, i), cols, sub_range, sub_outward, sizes, flow)
+
+
+def _tile_items(node: Node) -> list[tuple[Item, int]]:
+    """The tiles of a node's own line, each with its index in that line."""
+    return [(Item.tile(a, b), node.first_index + i) for i, (a, b) in enumerate(node.tiles)]
+
+
+Line = tuple[tuple[int, ...], list[tuple[Item, int]]]
+
+
+def _lines(node: Node, path: tuple[int, ...]) -> list[Line]:
+    """A node's line of tiles, then its branches' lines, depth first."""
+    out = [(path, _tile_items(node))]
+    for i, branch in enumerate(node.branches):
+        out += _lines(branch, (*path, i))
+    return out
 
 
 def lay_train(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> Flow | None:
