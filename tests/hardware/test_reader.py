@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+import serial
 
 from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
-from hardware.rfid import UnknownProtocol, open_reader
+from hardware.rfid import Reader, UnknownProtocol, open_reader
 from hardware.rfid.fake import FakePn532, FakeRdm6300
 from hardware.rfid.rdm6300 import Rdm6300, encode
 
@@ -150,3 +151,28 @@ def test_close_stops_the_thread_at_once_even_while_idle(cable, events):
 def test_an_unknown_protocol_is_refused_by_name(events):
     with pytest.raises(UnknownProtocol, match="expected one of rdm6300, pn532, lines"):
         open_reader("0", "loop://", "wiegand", events)
+
+
+def test_reopening_backs_off_exponentially_up_to_five_seconds(events, monkeypatch):
+    waits: list[float] = []
+
+    class Clock(threading.Event):
+        """The reader's pause between attempts, recorded instead of waited."""
+
+        def wait(self, timeout=None):
+            waits.append(timeout)
+            if len(waits) == 9:
+                self.set()
+            return self.is_set()
+
+    def unplugged(url, **options):
+        raise serial.SerialException(f"could not open port {url}")
+
+    monkeypatch.setattr(serial, "serial_for_url", unplugged)
+    reader = Reader("0", "/dev/roundhouse/pad-0", Rdm6300(), events, removal_s=0.3)
+    reader._closing = Clock()
+    reader.run()
+    assert waits == [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 5.0, 5.0, 5.0]
+    # One outage, one event, however many attempts.
+    assert events.take(1)[0].reason.startswith("cannot open /dev/roundhouse/pad-0")
+    assert events.empty()
