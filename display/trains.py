@@ -219,7 +219,17 @@ def _lay_node(
     if not node.branches:
         return
     rest = columns[slot + 1 :]
-    if len(rest) < len(node.branches):
+    u_lo, u_hi = u_range
+    # The branches grow side by side from the double: on from it when the column has
+    # room left, else back along the next columns.
+    room = u_hi - u if outward else u - u_lo
+    if room >= 2 * sizes.long + sizes.gap:
+        sub_range = (u, u_hi) if outward else (u_lo, u)
+        sub_outward = outward
+    else:
+        sub_range, sub_outward = u_range, not outward
+    needs = [_need(branch, [], sub_range[1] - sub_range[0], sizes) for branch in node.branches]
+    if len(rest) < sum(needs):
         # No room for the branches side by side: lay them one after another.
         remaining = columns[slot:]
         for i, branch in enumerate(node.branches):
@@ -228,18 +238,12 @@ def _lay_node(
                                         flow, u)
                 remaining = remaining[used:]
         return
-    share = len(rest) // len(node.branches)
-    u_lo, u_hi = u_range
-    room = u_hi - u if outward else u - u_lo
-    if room >= 2 * sizes.long + sizes.gap:
-        sub_range = (u, u_hi) if outward else (u_lo, u)
-        sub_outward = outward
-    else:
-        sub_range, sub_outward = u_range, not outward
-    for i, branch in enumerate(node.branches):
-        last = i == len(node.branches) - 1
-        cols = rest[i * share :] if last else rest[i * share : (i + 1) * share]
+    first = 0
+    for i, (branch, need) in enumerate(zip(node.branches, needs, strict=True)):
+        # The last branch also gets the columns nobody needed.
+        cols = rest[first:] if i == len(needs) - 1 else rest[first : first + need]
         _lay_node(branch, [], (*path, i), cols, sub_range, sub_outward, sizes, flow)
+        first += need
 
 
 def _tile_items(node: Node) -> list[tuple[Item, int]]:
@@ -262,36 +266,38 @@ def lay_train(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> F
     """Lay a whole train in its lane after the `lead` items (marker, "+N"), or None
     when it does not fit at this size."""
     available = _columns(frame, sizes)
-    used = available if node.branches else columns_needed(frame, node, lead, sizes)
-    if used > available or available == 0:
-        return None
+    length = frame.length - 2 * sizes.gap
     # A short train runs straight down the middle of its lane; a long one fills a
     # block of columns centred in the lane, starting with the column nearest the hub.
-    start = (frame.width - (used * sizes.pitch - sizes.gap)) // 2
-    columns = [start + i * sizes.pitch for i in range(used)]
-    if frame.columns_descending:
-        columns = [frame.width - c - sizes.long for c in columns]
-    flow = Flow()
-    try:
-        _lay_node(node, lead, (), columns, (sizes.gap, frame.length - sizes.gap), True, sizes, flow)
-    except _Full:
-        return None
-    return flow
+    # Branches laid after a bend may need a column more than the estimate.
+    for used in range(min(available, _need(node, lead, length, sizes)), available + 1):
+        start = (frame.width - (used * sizes.pitch - sizes.gap)) // 2
+        columns = [start + i * sizes.pitch for i in range(used)]
+        if frame.columns_descending:
+            columns = [frame.width - c - sizes.long for c in columns]
+        flow = Flow()
+        try:
+            _lay_node(node, lead, (), columns, (sizes.gap, frame.length - sizes.gap), True,
+                      sizes, flow)
+        except _Full:
+            if not node.branches:
+                return None
+            continue
+        return flow
+    return None
 
 
-def columns_needed(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> int:
-    """How many columns a train without branches takes (to centre short trains)."""
-    length = frame.length - 2 * sizes.gap
+def _need(node: Node, lead: list[Item], length: int, sizes: Sizes) -> int:
+    """How many columns a train takes: its own line, then each branch beside it."""
     cols, u = 1, 0
-    for du in [sizes.along(item) for item in lead] + [
-        sizes.short if a == b else sizes.long for a, b in node.tiles
-    ]:
+    for item in [*lead, *(item for item, _ in _tile_items(node))]:
+        du = sizes.along(item)
         if du > length:
             return 10**6
         if u + du > length:
             cols, u = cols + 1, 0
         u += du + sizes.gap
-    return cols
+    return cols + sum(_need(b, [], length, sizes) for b in node.branches)
 
 
 def fits(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> bool:
@@ -299,7 +305,7 @@ def fits(frame: LaneFrame, node: Node, lead: list[Item], sizes: Sizes) -> bool:
     has no branches)."""
     if node.branches:
         return lay_train(frame, node, lead, sizes) is not None
-    return 0 < columns_needed(frame, node, lead, sizes) <= _columns(frame, sizes)
+    return _need(node, lead, frame.length - 2 * sizes.gap, sizes) <= _columns(frame, sizes)
 
 
 def elide(node: Node, hidden: int) -> Node:
