@@ -593,7 +593,7 @@ def _hub(
     rows: list[tuple[str, float]] = [("header", 1.0)]
     engine = view.get("engine")
     if engine:
-        rows.append(("engine", 2.4))
+        rows.append(("engine", 2.0))
     banner = _banner(view)
     if banner:
         rows.append(("banner", 1.3))
@@ -601,10 +601,10 @@ def _hub(
         rows.append(("prompt", 1.8))
     rejection = view.get("rejection")
     if rejection:
-        rows.append(("rejection", 1.6))
+        rows.append(("rejection", 1.8))
     notices = _notices(view)
     if notices:
-        rows.append(("notices", 1.4))
+        rows.append(("notices", 2.0))
     scores = _score_strip(view)
     if scores:
         rows.append(("scores", 1.2))

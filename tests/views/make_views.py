@@ -195,6 +195,7 @@ def views() -> dict[str, View]:
     deal, box = base(4, phase="deal", rnd=1)
     deal["turn"] = 2
     deal["prompt"] = "Nobody holds the 12-12: Dalia, draw a tile"
+    deal["boneyard"] = 91 - 4 * 15
     for seat in deal["seats"]:
         seat["hand"] = 15
     out["deal_4"] = deal
