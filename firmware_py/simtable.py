@@ -418,12 +418,13 @@ class Driver:
 
     def _reveal(self, game: Game, m: Moment) -> None:
         """Open hands, round over: each seat taps its leftover tiles, then PASS."""
+        from firmware_py.bots import reveal
+
         assert self.shadow is not None
         e = m.state.awaiting_reveal[0]
         seat = game.seats[e]
-        hand = self.shadow.hands[e] or ()
         shown = m.shown[e] if m.shown else ()
-        missing = [t for t in hand if t not in shown]
+        missing = [t for t in reveal(self.shadow, e).tiles if t not in shown]
         if missing:
             pad, tile = str(seat), str(missing[0])
             self._input(self._tap, pad, tile, pause=False)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from firmware_py.cli import main
+from firmware_py.journal import Journal
 
 
 def test_bad_arguments_are_one_line_and_exit_2(capsys):
@@ -14,3 +17,28 @@ def test_bad_arguments_are_one_line_and_exit_2(capsys):
     assert "\n" not in err
     assert main(["sim", "--rules", "nosuch"]) == 2
     assert 'unknown preset "nosuch"' in capsys.readouterr().err
+    assert main(["sim", "--bots", "greedy,clever"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "roundhouse sim: --bots: no bot named 'clever'; bots: random, greedy"
+    )
+
+
+@pytest.mark.slow
+def test_without_a_screen_it_says_so_and_writes_frames(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    db, frames = tmp_path / "sim.db", tmp_path / "frames"
+    args = ["sim", "--rounds", "1", "--speed", "0", "--seed", "4", "--bots", "greedy,random"]
+    assert main([*args, "--db", str(db), "--frames", str(frames)]) == 0
+    out = capsys.readouterr().out
+    assert "Running headless (no screen ($DISPLAY and $WAYLAND_DISPLAY unset)): " in out
+    assert f"{frames}/table and {frames}/wall" in out
+    assert "Game 1: " in out and " wins (" in out
+    for view in ("table", "wall"):
+        assert any(p.suffix == ".png" for p in (frames / view).iterdir())
+    journal = Journal(db)
+    try:
+        [game] = journal.games()
+        assert game.finished and game.winner in ("Ana", "Bo", "Cy", "Di")
+    finally:
+        journal.close()
