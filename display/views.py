@@ -92,13 +92,32 @@ def check_view(view: Any) -> View:
         _check_train(train, f"view.trains[{i}]")
         _need(train, "id", str, f"view.trains[{i}]")
     for i, pending in enumerate(view.get("pending_doubles") or []):
-        parse_tile(pending.get("tile") if isinstance(pending, dict) else None,
-                   f"view.pending_doubles[{i}].tile")
+        where = f"view.pending_doubles[{i}]"
+        if not isinstance(pending, dict):
+            raise ViewError(f"{where}: expected an object")
+        parse_tile(pending.get("tile"), f"{where}.tile")
+        _need(pending, "order", int, where)
+    last = view.get("last_play")
+    if last is not None:
+        if not isinstance(last, dict):
+            raise ViewError("view.last_play: expected an object or null")
+        parse_tile(last.get("tile"), "view.last_play.tile")
     if view.get("engine") is not None:
         parse_tile(view["engine"], "view.engine")
+    for i, engine in enumerate(view.get("round_engines") or []):
+        parse_tile(engine, f"view.round_engines[{i}]")
     for i, row in enumerate(view.get("scores") or []):
         if not isinstance(row, list) or len(row) != len(seats):
             raise ViewError(f"view.scores[{i}]: expected one number per seat ({len(seats)})")
+    totals = view.get("totals")
+    if totals is not None and (not isinstance(totals, list) or len(totals) != len(seats)):
+        raise ViewError(f"view.totals: expected one number per seat ({len(seats)})")
+    ranking = view.get("ranking")
+    if ranking is not None and (
+        not isinstance(ranking, list)
+        or any(not isinstance(s, int) or not 0 <= s < len(seats) for s in ranking)
+    ):
+        raise ViewError("view.ranking: expected seats of this table, best first")
     return view
 
 

@@ -193,3 +193,21 @@ def test_no_two_texts_share_room(size, view, stress_view):
     for sample in [view(n) for n in NAMES] + [stress_view(14)]:
         no_two_overlap([t.box for t in wall_layout(sample, size).texts])
         no_two_overlap([t.box for t in table_layout(sample, size).texts])
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda v: v.update(totals=[1, 2]), "view.totals"),
+        (lambda v: v.update(ranking=[0, 99]), "view.ranking"),
+        (lambda v: v["pending_doubles"][0].pop("order"), "order"),
+        (lambda v: v.update(last_play={"seat": 1, "train": "1", "tile": "x"}), "last_play"),
+        (lambda v: v.update(turn=17), "view.turn"),
+        (lambda v: v["seats"][0].update(hand=True), "hand"),
+    ],
+)
+def test_a_view_the_screens_cannot_draw_is_refused_before_drawing(change, field):
+    sample = json.loads((VIEWS / "play_4.json").read_text())
+    change(sample)
+    with pytest.raises(ViewError, match=field):
+        check_view(sample)

@@ -77,7 +77,8 @@ def base(seats: int, *, phase: str = "play", rnd: int = 3, seed: int = 1,
     engine = f"{engine_value}-{engine_value}"
     box.take(engine_value, engine_value)
     played = max(0, rnd - 1)
-    scores = [[rng.choice((0, rng.randint(3, 60))) for _ in range(seats)] for _ in range(played)]
+    # Each round one seat went out (0); the others kept a few tiles.
+    scores = [[rng.randint(2, 70) for _ in range(seats)] for _ in range(played)]
     for row in scores:
         row[rng.randrange(seats)] = 0
     totals = [sum(col) for col in zip(*scores, strict=True)] if scores else [0] * seats
