@@ -8,9 +8,9 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from firmware_py.bots import Bot, make_bot
 from firmware_py.config import Config, ReaderConfig, SeatConfig, example_config, load_config
 from firmware_py.journal import Journal
-from firmware_py.rules import legal_actions
 from firmware_py.table import Table
 from hardware.events import (
     Button,
@@ -23,13 +23,6 @@ from hardware.events import (
 )
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
-
-
-class RandomBot:
-    """Any legal action, at random (what the engine allows with every hand known)."""
-
-    def choose(self, state: Any, rng: Any) -> Any:
-        return rng.choice(list(legal_actions(state)))
 
 
 class Binding(NamedTuple):
@@ -128,8 +121,8 @@ def config_factory(tmp_path: Path):
 
 
 @pytest.fixture
-def random_bot() -> RandomBot:
-    return RandomBot()
+def random_bot() -> Bot:
+    return make_bot("random")
 
 
 @pytest.fixture
