@@ -80,6 +80,9 @@ class ViewPublisher:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.is_socket():
+                if _answers(self.path):
+                    raise ServiceError(f"{self.path}: another service is serving views there; "
+                                       "is `roundhouse run` already running for this table?")
                 self.path.unlink()  # left behind by a killed service
             elif self.path.exists():
                 raise ServiceError(f"{self.path}: exists and is not a socket; "
@@ -200,6 +203,15 @@ class _Client:
                 return False
             self.pending = self.pending[sent:]
             self.since = now
+
+
+def _answers(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 def _alive(sock: socket.socket) -> bool:

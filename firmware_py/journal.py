@@ -49,10 +49,17 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 # Tables another part of the project may have created before the journal first opened.
 SHARED_TABLE_PREFIX = "tag_"
+# How long opening waits for another process's lock before saying the file is in use.
+BUSY_TIMEOUT_S = 5.0
 
 
 class JournalError(RoundhouseError):
-    """The journal cannot be used: unreadable, foreign, too new, or a bad request."""
+    """The journal cannot be used: unreadable, foreign, too new, busy, or a bad request."""
+
+
+class JournalDamaged(JournalError):
+    """The file at the journal's path is not a journal this version can read: damaged,
+    foreign or too new. Only such a file is ever moved aside."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +84,7 @@ class Journal:
         self._lock = threading.Lock()
         try:
             self._db = self._open()
-        except JournalError:
+        except JournalDamaged:
             if not move_aside:
                 raise
             self.moved_to: Path | None = self._move_aside()
@@ -92,7 +99,8 @@ class Journal:
             raise JournalError(f"{self.path}: is a folder, expected the journal's database file")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                 timeout=BUSY_TIMEOUT_S)
         except (OSError, sqlite3.Error) as err:
             raise JournalError(f"{self.path}: cannot open the journal: {err}") from None
         try:
@@ -101,11 +109,16 @@ class Journal:
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             self._migrate(db)
+        except sqlite3.OperationalError as err:
+            db.close()
+            if "locked" not in str(err) and "busy" not in str(err):
+                raise self._damaged(f"unreadable database ({err})") from None
+            raise JournalError(
+                f"{self.path}: in use by another process ({err}); is another `roundhouse "
+                "run` using it?") from None
         except sqlite3.DatabaseError as err:
             db.close()
-            raise JournalError(
-                f"{self.path}: unreadable database ({err}); start with --move-aside to keep "
-                "it aside and begin a fresh journal") from None
+            raise self._damaged(f"unreadable database ({err})") from None
         except JournalError:
             db.close()
             raise
@@ -118,20 +131,21 @@ class Journal:
             "SELECT name FROM sqlite_master WHERE type = 'table'")]
         if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
             raise sqlite3.DatabaseError("the integrity check failed")
-        hint = "start with --move-aside to keep it aside and begin a fresh journal"
         if app_id == 0:
             foreign = [t for t in tables if not t.startswith(SHARED_TABLE_PREFIX)]
             if foreign:
-                raise JournalError(
-                    f"{self.path}: not a Roundhouse journal (it holds the tables "
-                    f"{', '.join(sorted(foreign)[:5])}); {hint}")
+                raise self._damaged(f"not a Roundhouse journal (it holds the tables "
+                                    f"{', '.join(sorted(foreign)[:5])})")
         elif app_id != APPLICATION_ID:
-            raise JournalError(
-                f"{self.path}: not a Roundhouse journal (application id {app_id:#x}); {hint}")
+            raise self._damaged(f"not a Roundhouse journal (application id {app_id:#x})")
         elif version > SCHEMA_VERSION:
-            raise JournalError(
-                f"{self.path}: written by a newer Roundhouse (journal version {version}, this "
-                f"one reads up to {SCHEMA_VERSION}); upgrade, or {hint}")
+            raise self._damaged(
+                f"written by a newer Roundhouse (journal version {version}, this one reads "
+                f"up to {SCHEMA_VERSION}); upgrade Roundhouse")
+
+    def _damaged(self, what: str) -> JournalDamaged:
+        return JournalDamaged(f"{self.path}: {what}; start with --move-aside to keep it "
+                              "aside and begin a fresh journal")
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]

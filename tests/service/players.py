@@ -56,8 +56,11 @@ class Players:
 
         actions = list(legal_actions(m.state))
         plays = [a for a in actions if isinstance(a, Play)]
-        draws = [a for a in actions if isinstance(a, Draw)]
-        action = self.rng.choice(plays or draws or actions)
+        others = [a for a in actions if not isinstance(a, Play)]
+        # With open hands any unseen tile may be played: a seat that always played would
+        # lay its whole hand in its first turn. Half the time it draws or passes instead.
+        action = self.rng.choice(plays if plays and (not others or self.rng.random() < 0.5)
+                                 else others)
         seat = game.seats[action.seat]
         if isinstance(action, Play):
             pad = MEXICAN if action.train == MEXICAN else str(game.seats[int(action.train)])

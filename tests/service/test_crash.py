@@ -146,7 +146,7 @@ def test_sigkill_at_random_moments_loses_nothing_shown(tmp_path):
     folder.mkdir()
     config = _config(folder)
     expected: dict[str, Any] | None = None
-    played = kills = games = 0
+    in_play = kills = games = 0
     while kills < KILLS:
         proc, ready, go = _start_child(folder, rng.randrange(2**32))
         if kills % 6 == 5:
@@ -170,8 +170,8 @@ def test_sigkill_at_random_moments_loses_nothing_shown(tmp_path):
         kills += 1
         screen.join(5)
         screen.close()
-        played += len(screen.views)
         seen = screen.views[-1]
+        in_play += seen["phase"] == "play"
         replay, game = _replay(config)
         if game is None or game.finished is None:
             _assert_covers(replay, seen)
@@ -185,5 +185,5 @@ def test_sigkill_at_random_moments_loses_nothing_shown(tmp_path):
         folder.mkdir()
         config = _config(folder)
         expected = None
-    assert games >= 2, "the players hardly played between the kills"
-    assert played > KILLS * 3, "the players hardly played between the kills"
+    # Many kills must land in the middle of play, not in a lobby or after a game.
+    assert in_play >= KILLS // 3, f"only {in_play} of {KILLS} kills landed during play"

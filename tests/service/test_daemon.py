@@ -130,6 +130,15 @@ def test_a_socket_left_by_a_killed_service_is_replaced(tmp_path):
     assert not path.exists()
 
 
+def test_a_second_service_does_not_steal_the_screens(publisher):
+    screen = ViewReader(publisher.path)
+    with pytest.raises(ServiceError, match="another service is serving views there"):
+        ViewPublisher(publisher.path).start()
+    publisher.publish({"still": "here"})
+    assert screen.next()["still"] == "here"
+    screen.close()
+
+
 def test_a_file_in_the_sockets_place_is_not_overwritten(tmp_path):
     path = tmp_path / "view.sock"
     path.write_text("keep me")

@@ -230,3 +230,26 @@ def test_a_full_disk_is_a_journal_error_and_nothing_half_written(db):
     assert journal.append(game, {"n": 2}) == 2
     assert journal.entries(game) == [{"n": 1}, {"n": 2}]
     journal.close()
+
+
+def test_a_database_locked_by_another_process_is_in_use_not_damaged(db, monkeypatch):
+    import firmware_py.journal as journal_module
+
+    monkeypatch.setattr(journal_module, "BUSY_TIMEOUT_S", 0.05)
+    db.parent.mkdir()
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("CREATE TABLE recipes (name TEXT)")
+    other.execute("BEGIN EXCLUSIVE")
+    other.execute("INSERT INTO recipes VALUES ('soup')")
+    for move_aside in (False, True):
+        with pytest.raises(JournalError, match="in use by another process"):
+            Journal(db, move_aside=move_aside)
+    assert list(db.parent.glob("*.broken-*")) == []
+    other.execute("COMMIT")
+    other.close()
+
+
+def test_move_aside_never_moves_a_folder(tmp_path):
+    with pytest.raises(JournalError, match="is a folder"):
+        Journal(tmp_path, move_aside=True)
+    assert tmp_path.is_dir()
