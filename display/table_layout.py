@@ -15,6 +15,7 @@ the geometry directly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from display import text, theme
@@ -226,18 +227,21 @@ def _max_short(width: int, height: int) -> int:
     return max(8, min(width, height) // 32)
 
 
-def _fit_lane(frame: LaneFrame, node: Node, lead: list[Item], low: int, high: int) -> int:
+# A new view usually changes one train: the others are laid from these caches.
+@lru_cache(maxsize=256)
+def _fit_lane(frame: LaneFrame, node: Node, lead: tuple[Item, ...], low: int, high: int) -> int:
     """The largest tile short side in [low, high] at which the train fits, or 0."""
     best = 0
     while low <= high:
         mid = (low + high) // 2
-        if fits(frame, node, lead, Sizes.of(mid)):
+        if fits(frame, node, list(lead), Sizes.of(mid)):
             best, low = mid, mid + 1
         else:
             high = mid - 1
     return best
 
 
+@lru_cache(maxsize=64)
 def _lay_with_elision(frame: LaneFrame, node: Node, marker: bool, sizes: Sizes) -> Flow:
     """Lay the train, hiding as few tiles nearest the hub as needed (shown as "+N")."""
     lead = [Item("marker")] if marker else []
@@ -464,7 +468,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     s_floor = max(6, s_max // 2)
     short = s_max
     for s in strips:
-        lead = [Item("marker")] if leads[s.key] else []
+        lead = (Item("marker"),) if leads[s.key] else ()
         best = _fit_lane(s.lane, nodes[s.key], lead, s_floor, short)
         short = max(s_floor, min(short, best)) if best else s_floor
     sizes = Sizes.of(short)
