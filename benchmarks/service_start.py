@@ -54,7 +54,8 @@ def _start(folder: Path) -> tuple[subprocess.Popen[bytes], socket.socket, float]
     env = {**os.environ, "NOTIFY_SOCKET": str(path)}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "firmware_py.cli", "run", "--config",
-                             str(_config_file(folder))], env=env, cwd=folder)
+                             str(_config_file(folder))], env=env, cwd=folder,
+                            stderr=subprocess.DEVNULL)
     while not notify.recv(4096).startswith(b"READY=1"):
         pass
     return proc, notify, time.perf_counter() - started
