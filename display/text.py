@@ -1,19 +1,32 @@
 """Text that fits its box: the font size and line breaks chosen before anything draws.
 
 Both screens use pygame's default font (shipped with pygame-ce), so a view renders to
-the same pixels on every machine. Layouts call `fit` to turn a sentence and a box into
-a `Text`; renderers only draw what was decided here.
+the same pixels on every machine. It has no Arabic letters, so runs of Arabic script (a
+player's name in Persian or Arabic) are written with DejaVu Sans, shipped in
+`display/fonts`, shaped right to left; the line itself reads left to right. Layouts
+call `fit` to turn a sentence and a box into a `Text`; renderers only draw what was
+decided here.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import pygame
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
+
+ARABIC_FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
+# Arabic letters, their presentation forms, and the spaces between words of one run.
+_ARABIC_RUN = re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]+"
+                         r"(?:\s+[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]+)*")
+# DejaVu Sans at this share of a default-font size keeps Arabic lines, with their
+# marks above and below, within the default font's line height.
+ARABIC_SCALE = 0.62
 
 
 @dataclass(frozen=True)
@@ -41,12 +54,39 @@ def font(size: int) -> pygame.font.Font:
     return pygame.font.Font(None, size)
 
 
+@lru_cache(maxsize=64)
+def arabic_font(size: int) -> pygame.font.Font:
+    if not pygame.font.get_init():
+        pygame.font.init()
+    face = pygame.font.Font(ARABIC_FONT, max(1, round(size * ARABIC_SCALE)))
+    face.set_script("Arab")
+    face.set_direction(pygame.DIRECTION_RTL)
+    return face
+
+
+def runs(line: str) -> list[tuple[str, bool]]:
+    """`line` cut into pieces of Arabic script (True) and everything else (False)."""
+    out: list[tuple[str, bool]] = []
+    at = 0
+    for match in _ARABIC_RUN.finditer(line):
+        if match.start() > at:
+            out.append((line[at : match.start()], False))
+        out.append((match.group(), True))
+        at = match.end()
+    if at < len(line):
+        out.append((line[at:], False))
+    return out
+
+
 def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
 def text_width(text: str, size: int) -> int:
-    return font(size).size(text)[0]
+    if not _ARABIC_RUN.search(text):
+        return int(font(size).size(text)[0])
+    return sum((arabic_font(size) if rtl else font(size)).size(piece)[0]
+               for piece, rtl in runs(text))
 
 
 def block_size(lines: tuple[str, ...], size: int) -> tuple[int, int]:
@@ -178,7 +218,17 @@ def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
 
 @lru_cache(maxsize=2048)
 def _line_image(line: str, size: int, colour: Colour, angle: int) -> pygame.Surface:
-    img = font(size).render(line, True, colour)
+    if _ARABIC_RUN.search(line):
+        pieces = [(arabic_font(size) if rtl else font(size)).render(piece, True, colour)
+                  for piece, rtl in runs(line)]
+        height = line_height(size)
+        img = pygame.Surface((sum(p.get_width() for p in pieces), height), pygame.SRCALPHA)
+        x = 0
+        for piece in pieces:
+            img.blit(piece, (x, (height - piece.get_height()) // 2))
+            x += piece.get_width()
+    else:
+        img = font(size).render(line, True, colour)
     return pygame.transform.rotate(img, angle) if angle else img
 
 

@@ -211,3 +211,18 @@ def test_a_view_the_screens_cannot_draw_is_refused_before_drawing(change, field)
     change(sample)
     with pytest.raises(ViewError, match=field):
         check_view(sample)
+
+
+def test_names_in_arabic_script_are_written_not_boxed(view):
+    name = "فرید"
+    pieces = text.runs(f"{name}: satisfy the 6-6")
+    assert pieces == [(name, True), (": satisfy the 6-6", False)]
+    # The default font has no Arabic letters: every one comes out as the same box.
+    boxes = {text.font(40).metrics(ch)[0] for ch in name}
+    assert len(boxes) == 1
+    shaped = [m for m in text.arabic_font(40).metrics(name) if m]
+    assert len({m for m in shaped}) > 1
+    lay = table_layout(view("names_5"), (1280, 800))
+    assert any(name in line for t in lay.texts for line in t.lines)
+    for item in lay.texts:
+        assert text.fits(item)

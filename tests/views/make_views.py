@@ -264,6 +264,17 @@ def views() -> dict[str, View]:
     foot["prompt"] = "Cyrus: the chicken foot on Dalia's train needs two more tiles"
     out["chicken_foot_4"] = foot
 
+    # Players write their names in the scripts of the rule books.
+    names = mid_game(5, seed=12)
+    for seat, name in zip(names["seats"], ("Bo", "فرید", "Ελένη", "Gintarė", "مريم"),
+                          strict=True):
+        seat["name"] = name
+    for train in names["trains"][:-1]:
+        train["name"] = names["seats"][train["owner"]]["name"]
+    names["prompt"] = "فرید: satisfy the double on Bo's train"
+    names["alerts"] = ["مريم has one tile left"]
+    out["names_5"] = names
+
     tracked = mid_game(6, seed=7)
     tracked["hand_mode"] = "tracked"
     tracked["prompt"] = "Cyrus: tap the tile you drew on your pad"
