@@ -136,6 +136,7 @@ class Follower:
         self.view: View | None = None
         self.received_at = 0.0
         self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
+        self.drawn_at = -1.0
         self.waiting_shown = False
 
     def _draw_view(self, now: float) -> None:
@@ -153,7 +154,14 @@ class Follower:
         news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
         now = time.monotonic()
         if news is not None and news != self.view:
+            early = self.drawn_at + self.frame_time - now
+            if early > 0:
+                # Views coming faster than the frame rate: draw only the newest.
+                time.sleep(early)
+                news = self.feed.poll(0.0) or news
+                now = time.monotonic()
             self.view, self.received_at = news, now
+            self.drawn_at = now
             self._draw_view(0.0)
             self.redraws += 1
             self.waiting_shown = False

@@ -237,3 +237,22 @@ def test_default_socket_comes_from_the_environment(monkeypatch):
     parser = argparse.ArgumentParser()
     client.configure_display(parser)
     assert parser.parse_args([]).socket == "/run/roundhouse/view.sock"
+
+
+def test_a_burst_of_views_is_drawn_at_the_capped_rate_ending_on_the_newest(tmp_path, follow):
+    path = tmp_path / "view.sock"
+    server = ViewServer(path, sample(1))
+    try:
+        recorder = Recorder()
+        follower = follow(Follower(ViewFeed(str(path), backoff=FAST), recorder, "wall", fps=10))
+        wait_for(lambda: follower.redraws == 1)
+        start = time.monotonic()
+        for seq in range(2, 62):
+            server.send(line(sample(seq)))
+            time.sleep(0.005)
+        sent = time.monotonic() - start
+        wait_for(lambda: follower.view is not None and follower.view["seq"] == 61)
+        assert follower.redraws <= 1 + 10 * sent + 2
+        assert recorder.shown[-1][0] == "000061"
+    finally:
+        server.close()
