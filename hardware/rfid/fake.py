@@ -89,6 +89,10 @@ class PtyCable:
         except OSError:
             return b""  # pulled between select and read
 
+    def interrupt(self) -> None:
+        """Make the `read` waiting now, or else the next one, return b"" at once."""
+        os.write(self._wake_w, b"x")
+
     def close(self) -> None:
         self.unplug()
         os.close(self._wake_r)
@@ -170,14 +174,22 @@ PN532_ANSWERS = {
 
 
 class FakePn532:
-    """Answers the host's commands as a PN532 in HSU mode, with the tags on its pad."""
+    """Answers the host's commands as a PN532 in HSU mode, with the tags on its pad.
+
+    Like the chip, it follows RFConfiguration's MxRtyPassiveActivation (CfgItem 5): a
+    poll of an empty pad is answered at once with no target for 0x00-0xFE, and for
+    0xFF (the chip's default) only acknowledged, then answered when a tag is laid on
+    the pad; an ACK from the host, or its next command, aborts the waiting poll.
+    """
 
     def __init__(self, cable: PtyCable) -> None:
         self._cable = cable
         self._present: dict[str, None] = {}
-        self._seen = threading.Condition()
+        self._seen = threading.Condition()  # guards everything below and the writes
         self._reports: dict[str, int] = {}  # answers naming each tag, for `tap` to wait on
         self.answering = True  # False: a chip that stopped talking
+        self._retries = 0xFF  # MxRtyPassiveActivation after power-up
+        self._waiting = False  # a poll waits for a tag
         self._last = b""
         self._closed = False
         self._thread = threading.Thread(target=self._serve, name="fake-pn532", daemon=True)
@@ -186,6 +198,7 @@ class FakePn532:
     def place(self, uid: str) -> None:
         with self._seen:
             self._present[uid] = None
+            self._answer_waiting_poll()
 
     def lift(self, uid: str) -> None:
         with self._seen:
@@ -196,12 +209,14 @@ class FakePn532:
         with self._seen:
             self._present[uid] = None
             target = self._reports.get(uid, 0) + 1
+            self._answer_waiting_poll()
             self._seen.wait_for(lambda: self._reports.get(uid, 0) >= target or self._closed
                                 or not self._cable.plugged, timeout)
             self._present.pop(uid, None)
 
     def close(self) -> None:
         self._closed = True
+        self._cable.interrupt()
         with self._seen:
             self._seen.notify_all()
         self._thread.join()
@@ -209,32 +224,50 @@ class FakePn532:
     def _serve(self) -> None:
         framer = pn532.Framer()
         while not self._closed:
-            for item in framer.feed(self._cable.read(0.05)):
-                if not self.answering:
-                    continue
-                if isinstance(item, pn532.Nack):
-                    self._cable.write(self._last)
-                elif isinstance(item, pn532.Info) and item.tfi == pn532.HOST and item.payload:
-                    self._answer(item.payload[0])
+            # A long read: an idle chip costs nothing; `close` interrupts it.
+            for item in framer.feed(self._cable.read(0.5)):
+                with self._seen:
+                    if not self.answering:
+                        continue
+                    if isinstance(item, pn532.Ack):
+                        self._waiting = False  # the host aborts the waiting poll
+                    elif isinstance(item, pn532.Nack):
+                        self._cable.write(self._last)
+                    elif (isinstance(item, pn532.Info) and item.tfi == pn532.HOST
+                          and item.payload):
+                        self._waiting = False
+                        self._answer(item.payload[0], item.payload[1:])
 
-    def _answer(self, code: int) -> None:
+    def _answer(self, code: int, params: bytes) -> None:
         if code == pn532.IN_LIST_PASSIVE_TARGET:
-            with self._seen:
-                uids = list(self._present)[:2]
-                body = pn532.target_data(uids)
-        elif code in PN532_ANSWERS:
-            uids, body = [], PN532_ANSWERS[code]
+            self._cable.write(pn532.ACK)
+            if self._present or self._retries != 0xFF:
+                self._answer_poll()
+            else:
+                self._waiting = True
+            return
+        if code == pn532.RF_CONFIGURATION and params[:1] == b"\x05" and len(params) == 4:
+            self._retries = params[3]
+        if code in PN532_ANSWERS:
+            self._last = pn532.frame(pn532.CHIP, bytes([code + 1]) + PN532_ANSWERS[code])
         else:
             self._last = pn532.frame(pn532.ERROR_TFI, b"")
-            self._cable.write(pn532.ACK + self._last)
-            return
-        self._last = pn532.frame(pn532.CHIP, bytes([code + 1]) + body)
         self._cable.write(pn532.ACK + self._last)
+
+    def _answer_waiting_poll(self) -> None:
+        if self._waiting and self.answering:
+            self._waiting = False
+            self._answer_poll()
+
+    def _answer_poll(self) -> None:
+        uids = list(self._present)[:2]
+        self._last = pn532.frame(pn532.CHIP, bytes([pn532.IN_LIST_PASSIVE_TARGET + 1])
+                                 + pn532.target_data(uids))
+        self._cable.write(self._last)
+        for uid in uids:
+            self._reports[uid] = self._reports.get(uid, 0) + 1
         if uids:
-            with self._seen:
-                for uid in uids:
-                    self._reports[uid] = self._reports.get(uid, 0) + 1
-                self._seen.notify_all()
+            self._seen.notify_all()
 
 
 def fake_reader(protocol: str, cable: PtyCable, removal_s: float) -> FakeReader:

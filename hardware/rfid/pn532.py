@@ -1,17 +1,31 @@
-"""PN532 over its high-speed UART (HSU, 115200 8N1), polled for up to two tags per pad.
+"""PN532 over its high-speed UART (HSU, 115200 8N1), asked for up to two tags per pad.
 
 Frames (PN532 user manual, 6.2): `00 00 FF LEN LCS TFI PD0..PDn DCS 00`, where
 LEN + LCS = 0 and TFI + PD0 + ... + PDn + DCS = 0 (mod 256); TFI is D4 from the host,
-D5 from the PN532. ACK is `00 00 FF 00 FF 00`, NACK `00 00 FF FF 00 00` (asks the
-other side to send its last frame again); extended frames (`FF FF LENM LENL LCS`) and
-the error frame (TFI 7F) are understood. The conversation: a wake-up preamble and
-SAMConfiguration (normal mode), RFConfiguration so a poll with no tag returns at once
-instead of waiting forever, then InListPassiveTarget for two ISO 14443A targets at
-106 kbps (a train marker and a tile may lie on one pad), again every poll interval, or
-every idle poll interval while the pad is empty.
-Every command is acknowledged and answered within a timeout; a missed answer is asked
-for again (wake-up included, in case the chip fell asleep) and three in a row mean the
-reader is gone.
+D5 from the PN532. ACK is `00 00 FF 00 FF 00` (from the host it also aborts the command
+the chip is working on), NACK `00 00 FF FF 00 00` (asks the other side to send its last
+frame again); extended frames (`FF FF LENM LENL LCS`) and the error frame (TFI 7F) are
+understood.
+
+The conversation: a wake-up preamble and SAMConfiguration (normal mode), then
+RFConfiguration CfgItem 5 (MaxRetries) with MxRtyPassiveActivation 0xFF, and
+InListPassiveTarget for two ISO 14443A targets at 106 kbps (a train marker and a tile
+may lie on one pad). With 0xFF (also the chip's power-up default) the chip retries the
+activation "eternally": the command is acknowledged at once, but on an empty pad the
+answer comes only when a tag enters the field, found by the chip's own polling with its
+RF field on. So an empty pad costs the host nothing: the reader sleeps in its read and
+the tag is reported the moment the chip sees it. While tags lie on the pad every poll is
+answered at once (with the tags found; the chip does not wait for a second one), and the
+pad is polled every poll interval so that a second tag and a removal are seen. A chip
+that answers an empty field at once (no targets) is asked again every idle poll
+interval.
+
+Every command is acknowledged within a timeout and answered within it, except a poll
+waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
+interval, which shows the chip is still there. A missed acknowledgement or answer is
+asked for again (wake-up included, in case the chip fell asleep) and three in a row mean
+the reader is gone; a chip that needed a wake-up since it last answered has its set-up
+sent again at the next re-arm, in case it restarted and forgot it.
 """
 
 from __future__ import annotations
@@ -34,8 +48,9 @@ RF_CONFIGURATION = 0x32
 IN_LIST_PASSIVE_TARGET = 0x4A
 SETUP: tuple[tuple[int, bytes], ...] = (
     (SAM_CONFIGURATION, bytes([0x01, 0x14, 0x01])),  # normal mode, 1 s virtual-card timeout
-    # CfgItem 5 (MaxRetries): ATR_REQ 0xFF, PSL_REQ 1, passive activation 1 retry.
-    (RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0x01])),
+    # CfgItem 5 (MaxRetries): ATR_REQ 0xFF and PSL_REQ 1 (the defaults); passive
+    # activation 0xFF: a poll of an empty pad waits inside the chip until a tag comes.
+    (RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0xFF])),
 )
 POLL = (IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))  # two targets, 106 kbps type A
 
@@ -175,19 +190,22 @@ class Pn532:
     baudrate = 115200
 
     def __init__(self, poll_interval: float = 0.05, idle_poll_interval: float = 0.1,
-                 response_timeout: float = 0.25, attempts: int = 3) -> None:
+                 response_timeout: float = 0.25, attempts: int = 3,
+                 rearm_interval: float = 1.0) -> None:
         self.poll_interval = poll_interval
         # An empty pad is asked less often: still several times within the shortest tap.
         self.idle_poll_interval = max(poll_interval, idle_poll_interval)
         self.tick_s: float | None = poll_interval
         self.response_timeout = response_timeout
         self.attempts = attempts
+        self.rearm_interval = rearm_interval
         self._framer = Framer()
         self.ready = False
         self._step = 0  # index into SETUP, then polling
         self._pending: int | None = None  # command code awaiting its answer
         self._params = b""
         self._deadline = 0.0
+        self._waiting = False  # the pending poll is acknowledged: the chip looks for a tag
         self._misses = 0
         self._next_poll = 0.0
         self._out = bytearray()
@@ -212,10 +230,10 @@ class Pn532:
             if self._pending is None:
                 continue
             if isinstance(item, Ack):
-                self._deadline = now + self.response_timeout
+                self._expect(now, target=self._pending == IN_LIST_PASSIVE_TARGET)
             elif isinstance(item, Garbled):
                 self._out += NACK  # the chip sends its answer again
-                self._deadline = now + self.response_timeout
+                self._expect(now)
             elif isinstance(item, Info) and item.tfi == ERROR_TFI:
                 self._pending = None  # a syntax error on the chip's side: ask again
             elif (isinstance(item, Info) and item.tfi == CHIP and item.payload
@@ -244,12 +262,10 @@ class Pn532:
 
     def tick(self, now: float) -> bytes:
         if self._pending is not None and now >= self._deadline:
-            self._misses += 1
-            if self._misses >= self.attempts:
-                raise ReaderSilent(
-                    f"the PN532 did not answer {self._misses} times in a row (is it powered, "
-                    "and in HSU mode: both switches or jumpers at 0?)")
-            self._send(self._pending, self._params, now, wake=True)
+            if self._waiting:
+                self._rearm(now)
+            else:
+                self._missed(self._pending, now)
         elif self._pending is None and self._step < len(SETUP):
             self._send(*SETUP[self._step], now, wake=True)
         elif self._pending is None and now >= self._next_poll:
@@ -257,11 +273,36 @@ class Pn532:
             self._send(*POLL, now)
         return self._take()
 
+    def _missed(self, code: int, now: float) -> None:
+        self._misses += 1
+        if self._misses >= self.attempts:
+            raise ReaderSilent(
+                f"the PN532 did not answer {self._misses} times in a row (is it powered, "
+                "and in HSU mode: both switches or jumpers at 0?)")
+        self._send(code, self._params, now, wake=True)
+
+    def _rearm(self, now: float) -> None:
+        """No tag came: abort the waiting poll and send it again, so a dead chip shows."""
+        self._out += ACK
+        if self._misses:
+            # It needed a wake-up since it last answered: it may have restarted and
+            # forgotten its set-up (a waiting poll would then wait forever).
+            self._step = 0
+            self._send(*SETUP[0], now, wake=True)
+        else:
+            self._send(*POLL, now)
+
     def _send(self, code: int, params: bytes, now: float, *, wake: bool = False) -> None:
         self._pending = code
         self._params = params
-        self._deadline = now + self.response_timeout
+        self._expect(now)
         self._out += (WAKEUP if wake else b"") + command(code, params)
+
+    def _expect(self, now: float, *, target: bool = False) -> None:
+        """Await the chip within the response timeout, or a tag until the re-arm."""
+        self._waiting = target
+        self._deadline = now + (self.rearm_interval if target else self.response_timeout)
+        self.tick_s = self.rearm_interval if target else self.poll_interval
 
     def _take(self) -> bytes:
         out, self._out = bytes(self._out), bytearray()

@@ -1,10 +1,16 @@
+import time
+from collections.abc import Iterator
+
 import pytest
+import serial
 
 from hardware.rfid import pn532
+from hardware.rfid.fake import FakePn532, PtyCable
 from hardware.rfid.pn532 import (
     ACK,
     NACK,
     Ack,
+    Frame,
     Framer,
     Garbled,
     Info,
@@ -93,7 +99,7 @@ def test_the_conversation_wakes_configures_then_polls_for_two_targets():
     assert out.endswith(command(pn532.SAM_CONFIGURATION, bytes([0x01, 0x14, 0x01])))
     assert not chip.ready
     assert chip.receive(answer(pn532.SAM_CONFIGURATION), 0.01) == []
-    assert chip.tick(0.01) == command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0x01]))
+    assert chip.tick(0.01) == command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0xFF]))
     chip.receive(answer(pn532.RF_CONFIGURATION), 0.02)
     assert chip.ready
     assert chip.tick(0.02) == command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))
@@ -169,3 +175,138 @@ def test_an_empty_pad_is_polled_less_often():
     chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([])), 0.01)
     assert chip.tick(0.06) == b""
     assert chip.tick(0.1) == command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))
+
+
+POLL_BYTES = command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))
+
+
+def waiting_chip() -> Pn532:
+    """Set up, polled at 0.0 with an empty pad: the chip acknowledged and looks for tags."""
+    chip = ready_chip()
+    assert chip.receive(ACK, 0.01) == []
+    return chip
+
+
+def test_a_poll_of_an_empty_pad_waits_in_the_chip_and_the_host_sleeps():
+    chip = waiting_chip()
+    # No answer is due: the host asks nothing and may sleep until the re-arm.
+    assert chip.tick_s == chip.rearm_interval
+    for now in (0.05, 0.1, 0.26, 0.5, 1.0):
+        assert chip.tick(now) == b""
+    # A tile laid on the pad much later is reported the moment the chip answers.
+    assert chip.receive(frame(pn532.CHIP, b"\x4b" + target_data([UID_A])), 1.005) == [
+        Seen(UID_A)]
+    assert chip.tick_s == chip.poll_interval
+
+
+def test_while_tags_lie_the_pad_is_polled_until_they_are_gone():
+    chip = waiting_chip()
+    chip.receive(frame(pn532.CHIP, b"\x4b" + target_data([UID_A])), 0.3)
+    # Polled again at once (the last poll was long ago), then every poll interval.
+    assert chip.tick(0.3) == POLL_BYTES
+    assert chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([UID_A, UID_B])),
+                        0.31) == [Seen(UID_A), Seen(UID_B)]
+    assert chip.tick(0.33) == b""
+    assert chip.tick(0.35) == POLL_BYTES
+    # Both lifted: the chip acknowledges and waits; no poll follows.
+    chip.receive(ACK, 0.36)
+    assert [chip.tick(now) for now in (0.4, 0.45, 0.6, 0.9)] == [b""] * 4
+
+
+def test_a_waiting_poll_is_aborted_and_sent_again_each_re_arm_interval():
+    chip = waiting_chip()  # acknowledged at 0.01
+    assert chip.tick(1.0) == b""
+    assert chip.tick(1.01) == ACK + POLL_BYTES
+    # The chip is there: re-arming goes on for as long as the pad stays empty.
+    for n in range(1, 10):
+        chip.receive(ACK, n + 0.02)
+        assert chip.tick(n + 1.02) == ACK + POLL_BYTES
+
+
+def test_a_chip_that_does_not_acknowledge_the_re_arm_is_given_up():
+    chip = waiting_chip()
+    chip.tick(1.01)
+    assert chip.tick(1.26) == pn532.WAKEUP + POLL_BYTES
+    chip.tick(1.51)
+    with pytest.raises(ReaderSilent, match="did not answer 3 times"):
+        chip.tick(1.76)
+
+
+def test_a_chip_that_needed_a_wake_up_is_set_up_again_at_the_re_arm():
+    chip = waiting_chip()
+    chip.tick(1.01)
+    chip.tick(1.26)  # no acknowledgement: woken and asked again
+    chip.receive(ACK, 1.27)  # it woke: it may have restarted and forgotten its set-up
+    assert chip.tick(2.27) == ACK + pn532.WAKEUP + command(
+        pn532.SAM_CONFIGURATION, bytes([0x01, 0x14, 0x01]))
+    assert chip.ready  # still online: nothing was lost for the game
+    chip.receive(answer(pn532.SAM_CONFIGURATION), 2.28)
+    assert chip.tick(2.28) == command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0xFF]))
+    chip.receive(answer(pn532.RF_CONFIGURATION), 2.29)
+    assert chip.tick(2.29) == POLL_BYTES
+    chip.receive(ACK, 2.3)
+    # Answered again: the next re-arm is a plain one.
+    assert chip.tick(3.3) == ACK + POLL_BYTES
+
+
+# The fake chip, spoken to as the host does, over its pty.
+
+
+@pytest.fixture
+def host(cable: PtyCable) -> Iterator[serial.Serial]:
+    port = serial.serial_for_url(str(cable.path), baudrate=115200, timeout=0.05)
+    yield port
+    port.close()
+
+
+@pytest.fixture
+def fake(cable: PtyCable) -> Iterator[FakePn532]:
+    chip = FakePn532(cable)
+    yield chip
+    chip.close()
+
+
+def frames(port: serial.Serial, framer: Framer, count: int) -> list[Frame]:
+    """The next `count` frames from the chip, failing the test if they do not come."""
+    got: list[Frame] = []
+    deadline = time.monotonic() + 3.0
+    while len(got) < count:
+        if time.monotonic() > deadline:
+            pytest.fail(f"expected {count} frames from the fake chip, got {got}")
+        got += framer.feed(port.read(port.in_waiting or 1))
+    return got
+
+
+def poll_answer(uids: list[str]) -> Info:
+    return Info(pn532.CHIP, b"\x4b" + target_data(uids))
+
+
+def test_the_fake_chip_answers_an_empty_pad_only_when_a_tag_comes(fake, host):
+    framer = Framer()
+    # No RFConfiguration: like a real chip after power-up, it retries for ever.
+    host.write(command(pn532.SAM_CONFIGURATION, b"\x01") + POLL_BYTES)
+    assert frames(host, framer, 3) == [Ack(), Info(pn532.CHIP, b"\x15"), Ack()]
+    fake.place(UID_A)
+    assert frames(host, framer, 1) == [poll_answer([UID_A])]
+    # A tag on the pad: answered at once.
+    host.write(POLL_BYTES)
+    assert frames(host, framer, 2) == [Ack(), poll_answer([UID_A])]
+
+
+def test_an_ack_from_the_host_aborts_the_waiting_poll(fake, host):
+    framer = Framer()
+    host.write(command(pn532.SAM_CONFIGURATION, b"\x01") + POLL_BYTES)
+    assert frames(host, framer, 3) == [Ack(), Info(pn532.CHIP, b"\x15"), Ack()]
+    # Abort; the NACK's repeated answer shows that the chip has read the abort.
+    host.write(ACK + NACK)
+    assert frames(host, framer, 1) == [Info(pn532.CHIP, b"\x15")]
+    fake.place(UID_B)  # the aborted poll says nothing
+    host.write(POLL_BYTES)
+    assert frames(host, framer, 2) == [Ack(), poll_answer([UID_B])]
+
+
+def test_with_few_retries_the_fake_chip_answers_an_empty_pad_at_once(fake, host):
+    framer = Framer()
+    host.write(command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0x01])) + POLL_BYTES)
+    assert frames(host, framer, 4) == [Ack(), Info(pn532.CHIP, b"\x33"),
+                                       Ack(), poll_answer([])]
