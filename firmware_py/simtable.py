@@ -213,7 +213,8 @@ def simulate(
             bots,
             random.Random(seed),
             pace=pace,
-            retap_s=removal_ms / 1000 + 0.05,
+            # Past the reader's removal time, with room for a busy machine.
+            retap_s=removal_ms / 1000 + 0.25,
             say=say,
         )
         results = driver.play(games, stopped=service.finished.is_set)
@@ -291,7 +292,7 @@ class Driver:
         self.shadow: State | None = None
         self.deal: StartRound | None = None  # tracked hands: the deal being tapped
         self.boneyard: list[Tile] = []  # face down, in the order they will be drawn
-        self.markers_out: set[int] = set()
+        self.markers_out: set[int] = set()  # table seats whose marker lies on their pad
         # A reader reports a tag once while it stays: the same tile tapped again on the
         # same pad (drawn, then played) must wait until the pad has let go of it.
         self.retap_s = retap_s
@@ -378,6 +379,8 @@ class Driver:
     def _shuffle(self, before: State) -> StartRound:
         start = deal(before, self.rng.randrange(2**32))
         self.boneyard = list(start.boneyard or ())
+        for seat in self.markers_out:  # a new round starts with every train closed
+            self.hardware.lift(str(seat), f"marker:{seat}")
         self.markers_out.clear()
         return start
 
@@ -487,12 +490,12 @@ class Driver:
             return
         for e, seat in enumerate(game.seats):
             is_open = m.state.trains[e].open
-            if is_open and e not in self.markers_out:
+            if is_open and seat not in self.markers_out:
                 self.hardware.place(str(seat), f"marker:{seat}")
-                self.markers_out.add(e)
-            elif not is_open and e in self.markers_out:
+                self.markers_out.add(seat)
+            elif not is_open and seat in self.markers_out:
                 self.hardware.lift(str(seat), f"marker:{seat}")
-                self.markers_out.discard(e)
+                self.markers_out.discard(seat)
 
     # --- talking to the table --------------------------------------------------------
 
