@@ -290,7 +290,7 @@ class Driver:
         # The tiles as they really lie: every hand known. With tracked hands the table
         # knows them too; with open hands only this game does.
         self.shadow: State | None = None
-        self.deal: StartRound | None = None  # tracked hands: the deal being tapped
+        self.dealing: StartRound | None = None  # tracked hands: the deal being tapped
         self.boneyard: list[Tile] = []  # face down, in the order they will be drawn
         self.markers_out: set[int] = set()  # table seats whose marker lies on their pad
         # A reader reports a tag once while it stays: the same tile tapped again on the
@@ -386,9 +386,9 @@ class Driver:
 
     def _deal(self, game: Game, m: Moment) -> None:
         """Tracked hands: every seat taps the tiles dealt to it on its own pad."""
-        if self.deal is None or not any(m.dealt):
-            self.deal = self._shuffle(m.state)
-        for e, hand in enumerate(self.deal.hands or ()):
+        if self.dealing is None or not any(m.dealt):
+            self.dealing = self._shuffle(m.state)
+        for e, hand in enumerate(self.dealing.hands or ()):
             assert isinstance(hand, tuple)
             missing = [t for t in hand if t not in m.dealt[e]]
             if missing:
@@ -398,7 +398,7 @@ class Driver:
 
     def _open_shadow(self, game: Game, m: Moment) -> State:
         """Open hands: deal the real tiles when the table starts a round."""
-        upcoming = m.state.round + (m.stage in ("lead", "hunt"))
+        upcoming = m.state.round + (m.stage == "hunt")
         if self.shadow is None or self.shadow.round < upcoming:
             before = self.shadow or new_game(game.options, game.players)
             if before.round and before.phase != "round_over":
