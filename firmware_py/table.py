@@ -467,7 +467,7 @@ class Table:
                     "name": game.names[e],
                     "joined": True,
                     "hand": self._hand(game, m, e),
-                    "one_tile": started and e in state.one_tile,
+                    "one_tile": e in self._one_tile(m),
                     "marker_expected": bool(train and train.open),
                     "marker_sensed": self._marker_sensed(seat),
                     "total": state.totals[e],
@@ -675,9 +675,17 @@ class Table:
             return "the Mexican train"
         return f"{game.names[int(train_id)]}'s train"  # type: ignore[call-overload]
 
+    @staticmethod
+    def _one_tile(m: Moment) -> tuple[int, ...]:
+        """Seats down to one tile in play. The table says it under every preset (the
+        `one_tile_alert` rule makes players say it, and the table says it for them)."""
+        if m.stage != "play":
+            return ()
+        return tuple(e for e, count in enumerate(m.state.hand_counts) if count == 1)
+
     def _alerts(self, game: Game, m: Moment) -> list[str]:
         state = m.state
-        alerts = [f"{game.names[e]} has one tile left" for e in state.one_tile]
+        alerts = [f"{game.names[e]} has one tile left" for e in self._one_tile(m)]
         if m.stage != "play":
             return alerts
         before = self._history[-2].state if len(self._history) > 1 else None

@@ -118,3 +118,14 @@ def test_a_chicken_foot_grows_where_the_tapped_tile_fits(rig_factory):
     view = rig.tap(0, "2-4")
     assert [b["tiles"] for b in view["trains"][0]["branches"]][1] == ["5-2", "2-4"]
     assert view["last_play"] == {"seat": 0, "train": "0", "tile": "2-4"}
+
+
+def test_a_seat_down_to_one_tile_is_announced(rig_factory):
+    rig = rig_factory(rules={"preset": "tournament", "rounds": 1}, seats=2)
+    rig.start(0, 1)
+    for tile in CHAIN[:6]:
+        view = rig.tap(0, tile)
+    assert view["alerts"] == [] and not view["seats"][0]["one_tile"]
+    view = rig.tap(0, CHAIN[6])
+    assert view["alerts"] == ["Ana has one tile left"]
+    assert view["seats"][0]["one_tile"] and not view["seats"][1]["one_tile"]
