@@ -1,9 +1,9 @@
 """CPU used by eight idle readers and sixteen seat buttons, over 10 s per protocol.
 
 Eight readers on ptys with nothing on their pads (RDM6300 and line readers wait for
-bytes; PN532 readers keep polling, as they must) and the sixteen buttons of eight
-seats on mock pins. Printed: the CPU time of the reader threads, and of the whole
-process (which for the PN532 also runs the eight fake chips answering the polls).
+bytes; PN532 readers wait for their chips, which look for tags themselves) and the
+sixteen buttons of eight seats on mock pins. Printed: the CPU time of the reader
+threads, and of the whole process (which for the PN532 also runs the eight fake chips).
 
     python benchmarks/hardware_idle.py [--seconds S]
 """
