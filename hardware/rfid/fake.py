@@ -30,6 +30,7 @@ class PtyCable:
         self._ends: tuple[int, int] | None = None  # (device end, reader end)
         self._plugged = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
+        self._closed = False
         self.plug()
 
     @property
@@ -90,13 +91,17 @@ class PtyCable:
             return b""  # pulled between select and read
 
     def interrupt(self) -> None:
-        """Make the `read` waiting now, or else the next one, return b"" at once."""
-        os.write(self._wake_w, b"x")
+        """End the `read` waiting now, or else the next one, with b"" (if plugged)."""
+        with self._lock:
+            if not self._closed:
+                os.write(self._wake_w, b"x")
 
     def close(self) -> None:
         self.unplug()
-        os.close(self._wake_r)
-        os.close(self._wake_w)
+        with self._lock:
+            self._closed = True
+            os.close(self._wake_r)
+            os.close(self._wake_w)
 
 
 class FakeReader(Protocol):
