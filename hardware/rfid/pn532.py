@@ -15,10 +15,10 @@ activation "eternally": the command is acknowledged at once, but on an empty pad
 answer comes only when a tag enters the field, found by the chip's own polling with its
 RF field on. So an empty pad costs the host nothing: the reader sleeps in its read and
 the tag is reported the moment the chip sees it. While tags lie on the pad every poll is
-answered at once (with the tags found; the chip does not wait for a second one), and the
-pad is polled every poll interval so that a second tag and a removal are seen. A chip
-that answers an empty field at once (no targets) is asked again every idle poll
-interval.
+answered at once with the tags it activated (the retries only go on while none
+answers), and the pad is polled every poll interval so that a second tag and a removal
+are seen. A chip that answers an empty field at once (no targets) is asked again every
+idle poll interval.
 
 Every command is acknowledged within a timeout and answered within it, except a poll
 waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
