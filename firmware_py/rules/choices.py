@@ -196,71 +196,97 @@ def plays_now(s: State) -> list[Play]:
     return plays
 
 
+def play_count(s: State) -> int:
+    """How many plays `plays_now` lists, without building them."""
+    count = s._nplays
+    if count < 0:
+        count = 0
+        suits = SUIT_MASK
+        for targets, cand in _groups(s):
+            for target in targets:
+                count += (cand & suits[target[2]]).bit_count()
+        s._nplays = count
+    return count
+
+
+def play_at(s: State, i: int) -> Play:
+    """`plays_now(s)[i]` for `0 <= i < play_count(s)`, building only that play."""
+    suits = SUIT_MASK
+    for targets, cand in _groups(s):
+        for index, branch, end, _ in targets:
+            m = cand & suits[end]
+            c = m.bit_count()
+            if i < c:
+                for _ in range(i):
+                    m &= m - 1
+                seat = s.turn
+                assert seat is not None
+                return _play(s, seat, index, branch, (m & -m).bit_length() - 1)
+            i -= c
+    raise IndexError("play index out of range")
+
+
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.
 _PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
 _TILE_COUNT = len(_TILES)
 
 
-def _play_row(seat: int, train: TrainId) -> list[Play | None]:
+def _play(s: State, seat: int, index: int, branch: int | None, tile_index: int) -> Play:
+    train: TrainId = MEXICAN if index == s.players else index
+    if branch is not None:
+        return Play(seat, _TILES[tile_index], train, branch)
     row = _PLAY_ROWS.get((seat, train))
     if row is None:
         row = _PLAY_ROWS[seat, train] = [None] * _TILE_COUNT
-    return row
+    play = row[tile_index]
+    if play is None:
+        play = row[tile_index] = Play(seat, _TILES[tile_index], train)
+    return play
 
 
-def _find_plays(s: State) -> list[Play]:
+def _groups(s: State) -> tuple[tuple[list[Target], int], ...]:
+    """The plays as (targets, tiles) pairs, in the legal view's order: each tile of the
+    mask on each target whose end it matches."""
     seat = s.turn
     assert seat is not None
     cand = _candidate_mask(s, seat)
     if not cand:
-        return []
+        return ()
     targets, _, double_targets = targets_now(s)
     limit = s.options.doubles_per_turn
     doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
     plain = cand & ~_DOUBLES
-    out: list[Play] = []
     if double_targets is targets:
-        _add_plays(s, seat, targets, plain | doubles, out)
-    else:
-        _add_plays(s, seat, targets, plain, out)
-        if doubles:
-            _add_plays(s, seat, double_targets, doubles, out)
+        return ((targets, plain | doubles),)
+    if doubles:
+        return ((targets, plain), (double_targets, doubles))
+    return ((targets, plain),)
+
+
+def _find_plays(s: State) -> list[Play]:
+    out: list[Play] = []
+    seat = s.turn
+    assert seat is not None
+    suits = SUIT_MASK
+    for targets, cand in _groups(s):
+        for index, branch, end, _ in targets:
+            m = cand & suits[end]
+            while m:
+                low = m & -m
+                m ^= low
+                out.append(_play(s, seat, index, branch, low.bit_length() - 1))
     return out
 
 
-def _add_plays(s: State, seat: int, targets: list[Target], cand: int, out: list[Play]) -> None:
-    """Append the plays of the tiles in `cand` on each of `targets`."""
-    suits = SUIT_MASK
-    mexican = s.players
-    for index, branch, end, _ in targets:
-        m = cand & suits[end]
-        if not m:
-            continue
-        train: TrainId = MEXICAN if index == mexican else index
-        if branch is None:
-            row = _play_row(seat, train)
-            while m:
-                low = m & -m
-                i = low.bit_length() - 1
-                m ^= low
-                play = row[i]
-                if play is None:
-                    play = row[i] = Play(seat, _TILES[i], train)
-                out.append(play)
-        else:
-            while m:
-                low = m & -m
-                m ^= low
-                out.append(Play(seat, _TILES[low.bit_length() - 1], train, branch))
-
-
-def say(refusal: str, s: State, plays: list[Play]) -> str:
+def say(refusal: str, s: State) -> str:
     """A refusal of `draw_refusal` or `pass_refusal` as the sentence a player reads."""
+    plays = plays_now(s) if "{tile}" in refusal else None
     return refusal.format(tile=plays[0].tile if plays else None, drawn=s._drawn)
 
 
-def draw_refusal(s: State, plays: list[Play]) -> str | None:
-    """Why the seat to act may not draw now (a template for `say`), or None if it may."""
+def draw_refusal(s: State, plays: bool) -> str | None:
+    """Why the seat to act may not draw now (a template for `say`), or None if it may;
+    `plays`: whether it has a tile to lay."""
     o = s.options
     if s._bcount == 0:
         return "The boneyard is empty."
@@ -275,8 +301,9 @@ def draw_refusal(s: State, plays: list[Play]) -> str | None:
     return None
 
 
-def pass_refusal(s: State, plays: list[Play]) -> str | None:
-    """Why the seat to act may not pass now (a template for `say`), or None if it may."""
+def pass_refusal(s: State, plays: bool) -> str | None:
+    """Why the seat to act may not pass now (a template for `say`), or None if it may;
+    `plays`: whether it has a tile to lay."""
     o = s.options
     seat = s.turn
     assert seat is not None

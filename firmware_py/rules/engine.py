@@ -12,7 +12,7 @@ from firmware_py.rules.choices import (
     first_own,
     not_in_play,
     pass_refusal,
-    plays_now,
+    play_count,
     put,
     say,
     set_mask,
@@ -54,46 +54,44 @@ def _check_turn(s: State, seat: int) -> None:
 
 
 def _play(s: State, a: Play) -> State:
-    seat = a.seat
-    listed = s._plays
-    if listed is not None and a in listed:
-        # Taken from this state's legal view: already checked, only its end is needed.
-        targets, why, double_targets = targets_now(s)
-        index = s.players if a.train == MEXICAN else a.train
-        for target in double_targets if a.tile.is_double else targets:
-            if target[0] == index and target[1] == a.branch:
-                return _lay(s, seat, a.tile, target, why)
-    _check_turn(s, seat)
+    seat, tile, train, branch = a
+    if seat != s.turn or s.phase != "play" or type(seat) is not int:
+        _check_turn(s, seat)
     if not s.engine_laid:
         raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
-    tile = a.tile
-    hands = s._hands
-    if hands is not None:
-        if tile not in hands[seat]:
+    if s._hands is not None:
+        if type(tile) is not Tile or not s._masks[seat] >> tile.index & 1:
             raise IllegalMove(f"Seat {seat} doesn't hold the {tile}.")
     else:
         if s._counts[seat] == 0:
             raise IllegalMove(f"Seat {seat} has no tiles left.")
         check_may_hold(s, seat, tile)
-    if s._drawn is not None and tile is not s._drawn:
-        raise IllegalMove(f"Seat {seat} may only play the {s._drawn} just drawn.")
-    limit = s.options.doubles_per_turn
-    if tile.is_double and limit is not None and s._doubles >= limit:
-        raise IllegalMove(f"At most {limit} double(s) may be laid in one turn.")
-    index = train_index(s, a.train)
-    targets, why, double_targets = targets_now(s)
+    drawn = s._drawn
+    if drawn is not None and tile is not drawn:
+        raise IllegalMove(f"Seat {seat} may only play the {drawn} just drawn.")
+    if tile.is_double:
+        limit = s.options.doubles_per_turn
+        if limit is not None and s._doubles >= limit:
+            raise IllegalMove(f"At most {limit} double(s) may be laid in one turn.")
+    if train == MEXICAN:
+        index = s.players
+    elif type(train) is int and 0 <= train < s.players:
+        index = train
+    else:
+        index = train_index(s, train)
+    targets, why, double_targets = s._tg or targets_now(s)
     if tile.is_double:
         targets = double_targets
     for target in targets:
-        if target[0] == index and target[1] == a.branch:
+        if target[0] == index and target[1] == branch:
             break
     else:
-        raise IllegalMove(_refuse_target(s, index, a.branch, targets, why))
+        raise IllegalMove(_refuse_target(s, index, branch, targets, why))
     end = target[2]
     if end != tile.high and end != tile.low:
         raise IllegalMove(
             f"That tile doesn't match the open {end} of {train_name(s, index)}"
-            + (f" (branch {a.branch})." if a.branch is not None else ".")
+            + (f" (branch {branch})." if branch is not None else ".")
         )
     return _lay(s, seat, tile, target, why)
 
@@ -253,19 +251,16 @@ def _draw(s: State, a: Draw) -> State:
     _check_turn(s, seat)
     if not s.engine_laid:
         return _hunt(s, a)
-    plays = plays_now(s)
-    refusal = draw_refusal(s, plays)
+    refusal = draw_refusal(s, play_count(s) > 0)
     if refusal is not None:
-        raise IllegalMove(say(refusal, s, plays))
+        raise IllegalMove(say(refusal, s))
     n = clone(s)
     n._tg = s._tg  # a draw changes no train and no duty: the same ends are open
     tile = _take(s, n, seat, a.tile)
     n._draws = s._draws + 1
     n._drawn = tile
-    if tile is not None:
-        plays = plays_now(n)
-        if not plays and draw_refusal(n, plays) is not None:
-            return _pass_effects(n, seat)  # the drawn tile cannot be played: turn over
+    if tile is not None and not play_count(n) and draw_refusal(n, False) is not None:
+        return _pass_effects(n, seat)  # the drawn tile cannot be played: turn over
     return n
 
 
@@ -321,10 +316,9 @@ def _pass(s: State, a: Pass) -> State:
     _check_turn(s, seat)
     if not s.engine_laid:
         raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
-    plays = plays_now(s)
-    refusal = pass_refusal(s, plays)
+    refusal = pass_refusal(s, play_count(s) > 0)
     if refusal is not None:
-        raise IllegalMove(say(refusal, s, plays))
+        raise IllegalMove(say(refusal, s))
     return _pass_effects(clone(s), seat)
 
 

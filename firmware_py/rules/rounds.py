@@ -62,6 +62,7 @@ def reset_turn(s: State) -> None:
     s._legal = None
     s._tg = None
     s._plays = None
+    s._nplays = -1
 
 
 # ---- the end of a round ----------------------------------------------------------------

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from firmware_py.rules.actions import MEXICAN, Action, Play, TrainId
 from firmware_py.rules.options import Options
 from firmware_py.rules.tiles import Tile
 from firmware_py.rules.trains import Path, Train
-
-if TYPE_CHECKING:
-    from firmware_py.rules.legal import LegalActions
-
 
 # (train index, branch number or None, open end, path of that end)
 Target = tuple[int, int | None, int, Path]
@@ -44,6 +40,7 @@ class State:
         "_line",
         "_masks",
         "_named",
+        "_nplays",
         "_out",
         "_owe",
         "_passes",
@@ -112,6 +109,7 @@ class State:
     _legal: LegalActions | None
     _tg: tuple[list[Target], str, list[Target]] | None
     _plays: list[Play] | None
+    _nplays: int  # len(_plays), counted without building them; -1 until then
 
     # ---- the public, read-only view -------------------------------------------------
 
@@ -166,9 +164,10 @@ class State:
 
     @property
     def legal_actions(self) -> LegalActions:
-        from firmware_py.rules.legal import legal_actions
-
-        return legal_actions(self)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = LegalActions(self)
+        return legal
 
     def apply(self, action: Action) -> State:
         from firmware_py.rules.engine import apply
@@ -223,7 +222,11 @@ def clone(s: State) -> State:
     n._legal = None
     n._tg = None
     n._plays = None
+    n._nplays = -1
     return n
 
 
 _new = object.__new__
+
+# Last: the legal view is built from the rules of play, which work on states.
+from firmware_py.rules.legal import LegalActions  # noqa: E402
