@@ -69,6 +69,9 @@ class RandomBot:
         return rng.choice(tuple(legal_actions(state)))
 
 
+PLAN_TILES = 20
+
+
 class GreedyBot:
     """Sheds heavy tiles early and keeps its own train alive.
 
@@ -89,7 +92,10 @@ class GreedyBot:
         seat = plays[0].seat
         hand = state.hands[seat] or ()
         own = state.trains[seat]
-        plan = longest_train(hand, own.ends()[0][1])
+        # The solver's time grows quickly past about 20 tiles; a hand that large plans
+        # with its heaviest tiles, the ones it most wants to shed.
+        planned = sorted(hand, key=lambda t: -t.pips)[:PLAN_TILES]
+        plan = longest_train(planned, own.ends()[0][1])
         head = plan[0].tile if plan else None
         if state.options.first_turn == "train" and not state.first_turn_done[seat]:
             line = next((a for a in plays if a.tile is head and a.train == seat), None)

@@ -1,0 +1,102 @@
+"""Soak: bots play every preset at every table size its deal table supports, and after
+every action no tile is lost or doubled and the counts add up; every round is scored
+by the pips left in the hands.
+
+Games are shortened to two rounds (`rounds: 2`) to keep the whole soak within about a
+minute: the first round, and the passage to the next with its new deal and engine; the
+later rounds of a full game differ from the second only in the engine's number.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import pytest
+
+from firmware_py.bots import Bot, GreedyBot, RandomBot, play_game
+from firmware_py.rules import PRESETS, Action, Options, StartRound, State, Tile, Train, set_tiles
+
+SEEDS = range(10)
+DOUBLE_BLANK = Tile(0, 0)
+
+
+def tables() -> Iterator[tuple[str, int]]:
+    for name, options in PRESETS.items():
+        for players in sorted({row[0] for row in options.deal}):
+            yield name, players
+
+
+def train_tiles(train: Train) -> Iterator[Tile]:
+    for laid in train.tiles:
+        yield laid.tile
+    for branch in train.branches:
+        yield from train_tiles(branch)
+
+
+class Auditor:
+    """Checks a game after every action, knowing only the deal it was dealt."""
+
+    def __init__(self, options: Options, players: int) -> None:
+        self.options = options
+        self.full = set(set_tiles(options.deal_for(players)[0]))
+        self.deal: StartRound | None = None
+        self.rounds_scored = 0
+        self.actions = 0
+
+    def __call__(self, before: State, action: Action, after: State) -> None:
+        self.actions += 1
+        if isinstance(action, StartRound):
+            self.deal = action
+        assert self.deal is not None and self.deal.boneyard is not None
+        self.check_places(after, self.deal.boneyard)
+        if before.phase == "play" and after.phase != "play":
+            self.check_scores(after)
+
+    def check_places(self, s: State, dealt_boneyard: tuple[Tile, ...]) -> None:
+        hands = [hand or () for hand in s.hands]
+        assert s.hand_counts == tuple(len(hand) for hand in hands)
+        boneyard = dealt_boneyard[len(dealt_boneyard) - s.boneyard_count :]
+        on_table = [t for train in s.trains.values() for t in train_tiles(train)]
+        assert s.engine is not None
+        hub = [s.engine] if s.engine_laid else []
+        dealt = {t for hand in self.deal_hands() for t in hand} | set(dealt_boneyard)
+        out_of_play = self.full - dealt - {s.engine}
+        places = Counter([*(t for hand in hands for t in hand), *boneyard, *on_table, *hub])
+        places.update(out_of_play)
+        doubled = sorted(str(t) for t, n in places.items() if n > 1)
+        assert not doubled, f"in two places at once: {doubled}"
+        assert set(places) == self.full, f"lost: {sorted(map(str, self.full - set(places)))}"
+        total = sum(s.hand_counts) + s.boneyard_count + len(on_table) + len(hub)
+        assert total + len(out_of_play) == len(self.full)
+
+    def deal_hands(self) -> list[tuple[Tile, ...]]:
+        assert self.deal is not None and self.deal.hands is not None
+        return [hand for hand in self.deal.hands if isinstance(hand, tuple)]
+
+    def check_scores(self, s: State) -> None:
+        self.rounds_scored += 1
+        assert len(s.scores) == s.round == self.rounds_scored
+        blank = self.options.double_blank
+        left = tuple(
+            sum(blank if t is DOUBLE_BLANK and blank else t.pips for t in hand or ())
+            for hand in s.hands
+        )
+        assert s.scores[-1] == left
+        if s.went_out is not None:
+            assert s.scores[-1][s.went_out] == 0
+
+
+def seats(players: int, seed: int) -> list[Bot]:
+    return [GreedyBot() if (seed + seat) % 2 else RandomBot() for seat in range(players)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "players"), list(tables()))
+def test_no_tile_is_lost_and_every_round_is_scored_by_the_hands(preset: str, players: int) -> None:
+    options = Options.preset(preset, rounds=2)
+    for seed in SEEDS:
+        auditor = Auditor(options, players)
+        game = play_game(options, seats(players, seed), seed, watch=auditor)
+        assert auditor.rounds_scored == game.result.rounds == 2
+        assert auditor.actions == len(game.history)
