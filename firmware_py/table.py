@@ -335,7 +335,7 @@ class Table:
             self._game, self._history, self._game_id = None, [], None
             self._rejection = None
             return True
-        raise Refused(f"The {card} card does nothing during play.")
+        raise Refused(f"The {card} card is not for playing: the table ignores it.")
 
     # --- accepted inputs ----------------------------------------------------------------
 

@@ -129,3 +129,28 @@ def test_a_seat_down_to_one_tile_is_announced(rig_factory):
     view = rig.tap(0, CHAIN[6])
     assert view["alerts"] == ["Ana has one tile left"]
     assert view["seats"][0]["one_tile"] and not view["seats"][1]["one_tile"]
+
+
+def test_the_undo_card_reaches_back_over_the_end_of_a_round(rig_factory):
+    rig = two_seats_one_out(rig_factory, rounds=2)
+    for tile in LEFT:
+        rig.tap(1, tile)
+    rig.press(1, Button.PASS)
+    rig.hold(0)
+    rig.press(0)  # Ana leads round 2
+    assert rig.card("undo")["prompt"].endswith("the first seat to press DRAW leads")
+    assert rig.card("undo")["prompt"] == "Round 1 over (Ana went out): hold DRAW for round 2"
+    view = rig.card("undo")  # Bo's leftover tiles are back to be shown
+    assert view["phase"] == "round_over" and view["prompt"].endswith("(Bo 8/8)")
+    assert view["scores"] == []
+
+
+def test_the_new_game_card_after_a_game_keeps_the_seats_and_admin_is_answered(rig_factory):
+    rig = two_seats_one_out(rig_factory, rounds=1)
+    for tile in LEFT:
+        rig.tap(1, tile)
+    rig.press(1, Button.PASS)
+    view = rig.card("admin")
+    assert view["rejection"]["text"] == "The admin card is not for playing: the table ignores it."
+    view = rig.card("new_game")
+    assert view["phase"] == "play" and [s["name"] for s in view["seats"]] == ["Ana", "Bo"]
