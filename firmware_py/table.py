@@ -30,6 +30,7 @@ from firmware_py.rules import (
     RulesError,
     StartRound,
     Tile,
+    Train,
     action_to_json,
     apply,
     legal_actions,
@@ -528,8 +529,8 @@ class Table:
         try:
             set_size = options.deal_for(max(2, len(self._joined)))[0]
         except RulesError:
-            set_size = int(getattr(options, "set", None) or 12)
-        rounds = getattr(options, "rounds", None)
+            set_size = options.set or 12
+        rounds = options.rounds
         joined = len(self._joined)
         if joined == 0:
             prompt = "Press DRAW at your seat to join"
@@ -718,18 +719,18 @@ _PHASES = {
 }
 
 
-def _train_view(train: Any) -> dict[str, Any]:
+def _train_view(train: Train) -> dict[str, Any]:
     return {
         "tiles": [str(laid) for laid in train.tiles],
-        "open": bool(train.open),
-        "branches": [_branch_view(b) for b in getattr(train, "branches", ())],
+        "open": train.open,
+        "branches": [_branch_view(b) for b in train.branches],
     }
 
 
-def _branch_view(branch: Any) -> dict[str, Any]:
+def _branch_view(branch: Train) -> dict[str, Any]:
     return {
         "tiles": [str(laid) for laid in branch.tiles],
-        "branches": [_branch_view(b) for b in getattr(branch, "branches", ())],
+        "branches": [_branch_view(b) for b in branch.branches],
     }
 
 
