@@ -66,7 +66,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, state: State, rng: random.Random) -> Action:
-        return rng.choice(tuple(legal_actions(state)))
+        return rng.choice(legal_actions(state))
 
 
 PLAN_TILES = 20
