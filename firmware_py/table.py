@@ -31,6 +31,7 @@ from firmware_py.rules import (
     StartRound,
     Tile,
     Train,
+    TrainId,
     action_to_json,
     apply,
     legal_actions,
@@ -289,10 +290,10 @@ class Table:
             if owner != m.drawing:
                 raise Refused(f"{game.names[m.drawing]}: tap the tile you drew on your own pad.")
             return self._act(Draw(m.drawing, tile))
-        train: object = MEXICAN if pad == MEXICAN else owner
+        train: TrainId | None = MEXICAN if pad == MEXICAN else owner
         if train is None:
             raise Refused(f"{self._pad_name(pad).capitalize()} is not a train of this game.")
-        return self._play(game, m, Play(turn, tile, train))  # type: ignore[arg-type]
+        return self._play(game, m, Play(turn, tile, train))
 
     def _play(self, game: Game, m: Moment, play: Play) -> bool:
         """Play a tapped tile; on a chicken-foot train the first open end that fits."""
@@ -671,10 +672,10 @@ class Table:
         return f"{fresh}{name}: play or DRAW"
 
     @staticmethod
-    def _train_title(game: Game, train_id: object) -> str:
-        if train_id == MEXICAN:
-            return "the Mexican train"
-        return f"{game.names[int(train_id)]}'s train"  # type: ignore[call-overload]
+    def _train_title(game: Game, train_id: TrainId) -> str:
+        if isinstance(train_id, int):
+            return f"{game.names[train_id]}'s train"
+        return "the Mexican train"
 
     @staticmethod
     def _one_tile(m: Moment) -> tuple[int, ...]:
