@@ -42,6 +42,7 @@ from firmware_py.rules import (
     StartRound,
     State,
     Tile,
+    TrainId,
     action_from_json,
     apply,
     new_game,
@@ -95,7 +96,7 @@ class Moment:
     shown: tuple[tuple[Tile, ...], ...] = ()
     engines: tuple[str, ...] = ()
     actor: int | None = None
-    last_play: tuple[int, object, str] | None = None
+    last_play: tuple[int, TrainId, str] | None = None
     steps: _Step | None = None
     base: Moment | None = None  # the moment before this round's StartRound
 
