@@ -77,7 +77,9 @@ def configure_sim(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default="greedy", help="random or greedy, or one per seat: a,b,c")
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed")
     parser.add_argument("--db", type=Path, default=None, help="journal database (default: new)")
-    parser.add_argument("--frames", type=Path, default=None, help="headless: PNG folder")
+    parser.add_argument(
+        "--frames", type=Path, default=None, help="run headless, the screens' PNGs into DIR"
+    )
     parser.add_argument("--headless", action="store_true", help="no windows even with a screen")
 
 
@@ -90,11 +92,11 @@ def run_sim(args: argparse.Namespace) -> int:
     except (ConfigError, SimError) as err:
         print(f"roundhouse sim: {err}", file=sys.stderr)
         return 2
-    headless = args.headless or not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    screen = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     frames = None
-    if headless:
+    if args.headless or args.frames is not None or not screen:
         frames = (args.frames or workdir / "frames").resolve()
-        reason = "as asked" if args.headless else "no screen ($DISPLAY and $WAYLAND_DISPLAY unset)"
+        reason = "as asked" if screen else "no screen ($DISPLAY and $WAYLAND_DISPLAY unset)"
         print(f"Running headless ({reason}): PNG frames go to {frames}/table and {frames}/wall")
     print(f"Journal: {config.database}")
     seed = args.seed if args.seed is not None else random.randrange(2**32)
