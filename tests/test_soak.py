@@ -100,3 +100,23 @@ def test_no_tile_is_lost_and_every_round_is_scored_by_the_hands(preset: str, pla
         game = play_game(options, seats(players, seed), seed, watch=auditor)
         assert auditor.rounds_scored == game.result.rounds == 2
         assert auditor.actions == len(game.history)
+
+
+HOUSE_RULES = [
+    ("tournament", {"chicken_foot": True}),
+    ("classic", {"chicken_foot": True, "double_blank": 25}),
+    ("classic", {"draw": "until_playable"}),
+    ("tournament", {"double_follow": "on_double", "doubles_order": "reverse"}),
+    ("hub", {"doubles_per_turn": 1, "drawn_tile": "must_play"}),
+    ("family", {"first_turn": "train", "open_double_blocks": False}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("preset", "overrides"), HOUSE_RULES)
+def test_house_rules_lose_no_tile_either(preset: str, overrides: dict[str, object]) -> None:
+    options = Options.preset(preset, rounds=2, **overrides)
+    for seed in SEEDS:
+        auditor = Auditor(options, 4)
+        play_game(options, seats(4, seed), seed, watch=auditor)
+        assert auditor.rounds_scored == 2
