@@ -168,12 +168,12 @@ def test_winners_share_first_place_only_when_tied(
 
 @pytest.mark.slow
 def test_greedy_beats_three_random_bots_by_a_wide_margin() -> None:
-    # 200 four-seat classic games of 3 rounds each (a full game is 13 rounds). Measured:
-    # greedy won 163 (81%) with a mean total of 41 against 164-178 for the random seats.
-    # A seat that played no better than the others would win about 25%.
+    # 200 whole four-seat classic games (13 rounds each). Measured: greedy won all 200,
+    # with a mean total of 161 against 748-794 for the random seats; a seat playing no
+    # better than the others would win about a quarter of the games.
     bots = [GreedyBot(), RandomBot(), RandomBot(), RandomBot()]
-    results = play_match(Options.preset("classic", rounds=3), bots, games=200, seed=1)
+    results = play_match(Options.preset("classic"), bots, games=200, seed=1)
     won = sum(1 for r in results if 0 in r.winners)
-    assert won >= 0.60 * len(results)
+    assert won >= 0.90 * len(results)
     means = [sum(r.totals[seat] for r in results) / len(results) for seat in range(4)]
-    assert means[0] <= 0.4 * min(means[1:])
+    assert means[0] <= 0.35 * min(means[1:])
