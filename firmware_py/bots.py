@@ -108,9 +108,10 @@ class GreedyBot:
 
         def worth(play: Play) -> tuple[int, int]:
             tile = play.tile
-            if tile.is_double and _can_follow(hand, tile):
+            on_plan = play.train == seat and tile is head
+            if tile.is_double and _can_follow(hand, tile) and (on_plan or tile not in saved):
                 rank = 4  # a double earns another tile this turn
-            elif play.train == seat and tile is head:
+            elif on_plan:
                 rank = 3 if own.open else 1  # taking the marker off comes first
             elif tile not in saved and play.train != seat:
                 rank = 2
