@@ -289,7 +289,9 @@ def _simulation(args: argparse.Namespace) -> Simulation:
         options = Options.preset(args.rules, **overrides)
         options.deal_for(players)
     except RulesError as e:
-        raise BotError(f"--players {players}: {e}") from None
+        # The rounds a game may have depend on the set the player count is dealt.
+        asked = f"--players {players}" + ("" if args.rounds is None else f" --rounds {args.rounds}")
+        raise BotError(f"{asked}: {e}") from None
     names = [n.strip() for n in args.bots.split(",")]
     if not all(names):
         raise BotError(f"--bots: a bot name is missing in {args.bots!r}")

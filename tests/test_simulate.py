@@ -71,6 +71,7 @@ def test_the_record_of_the_last_game_replays_to_its_final_state(
         (["--games", "1", "--players", "3", "--rules", "simple"], "Supported: 4 players"),
         (["--games", "1", "--players", "15", "--rules", "classic"], "Supported"),
         (["--games", "1", "--players", "4", "--rules", "hub", "--rounds", "0"], "--rounds"),
+        (["--games", "1", "--players", "4", "--rules", "hub", "--rounds", "14"], "13 rounds"),
         (["--games", "1", "--players", "4", "--rules", "hub", "--bots", "smart"], "greedy"),
         (["--games", "1", "--players", "4", "--rules", "hub", "--bots", "random,"], "missing"),
         (["--games", "1", "--players", "4", "--rules", "hub", "--seed", "x"], "--seed"),
