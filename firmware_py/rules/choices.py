@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove
-from firmware_py.rules.state import Pending, State, Target
+from firmware_py.rules.state import Pending, Playable, State, Target
 from firmware_py.rules.tiles import Tile, set_tiles
 
 T = TypeVar("T")
@@ -198,21 +198,13 @@ def plays_now(s: State) -> list[Play]:
 
 def play_count(s: State) -> int:
     """How many plays `plays_now` lists, without building them."""
-    count = s._nplays
-    if count < 0:
-        count = 0
-        suits = SUIT_MASK
-        for targets, cand in _groups(s):
-            for target in targets:
-                count += (cand & suits[target[2]]).bit_count()
-        s._nplays = count
-    return count
+    return (s._playable or _playable(s))[0]
 
 
 def play_at(s: State, i: int) -> Play:
     """`plays_now(s)[i]` for `0 <= i < play_count(s)`, building only that play."""
     suits = SUIT_MASK
-    for targets, cand in _groups(s):
+    for targets, cand in (s._playable or _playable(s))[1]:
         for index, branch, end, _ in targets:
             m = cand & suits[end]
             c = m.bit_count()
@@ -224,6 +216,37 @@ def play_at(s: State, i: int) -> Play:
                 return _play(s, seat, index, branch, (m & -m).bit_length() - 1)
             i -= c
     raise IndexError("play index out of range")
+
+
+def _playable(s: State) -> Playable:
+    """How many plays there are and where: (targets, tiles) pairs in the legal view's
+    order, each tile of the mask on each target whose end it matches."""
+    seat = s.turn
+    assert seat is not None
+    cand = _candidate_mask(s, seat)
+    if not cand:
+        s._playable = _NO_PLAYS
+        return _NO_PLAYS
+    targets, _, double_targets = s._tg or targets_now(s)
+    limit = s.options.doubles_per_turn
+    doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
+    groups: tuple[tuple[list[Target], int], ...]
+    if double_targets is targets:
+        groups = ((targets, cand if doubles else cand & ~_DOUBLES),)
+    elif doubles:
+        groups = ((targets, cand & ~_DOUBLES), (double_targets, doubles))
+    else:
+        groups = ((targets, cand & ~_DOUBLES),)
+    suits = SUIT_MASK
+    count = 0
+    for group_targets, tiles in groups:
+        for target in group_targets:
+            count += (tiles & suits[target[2]]).bit_count()
+    playable = s._playable = (count, groups)
+    return playable
+
+
+_NO_PLAYS: Playable = (0, ())
 
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.
@@ -244,31 +267,12 @@ def _play(s: State, seat: int, index: int, branch: int | None, tile_index: int) 
     return play
 
 
-def _groups(s: State) -> tuple[tuple[list[Target], int], ...]:
-    """The plays as (targets, tiles) pairs, in the legal view's order: each tile of the
-    mask on each target whose end it matches."""
-    seat = s.turn
-    assert seat is not None
-    cand = _candidate_mask(s, seat)
-    if not cand:
-        return ()
-    targets, _, double_targets = targets_now(s)
-    limit = s.options.doubles_per_turn
-    doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
-    plain = cand & ~_DOUBLES
-    if double_targets is targets:
-        return ((targets, plain | doubles),)
-    if doubles:
-        return ((targets, plain), (double_targets, doubles))
-    return ((targets, plain),)
-
-
 def _find_plays(s: State) -> list[Play]:
     out: list[Play] = []
     seat = s.turn
     assert seat is not None
     suits = SUIT_MASK
-    for targets, cand in _groups(s):
+    for targets, cand in (s._playable or _playable(s))[1]:
         for index, branch, end, _ in targets:
             m = cand & suits[end]
             while m:

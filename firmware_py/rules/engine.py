@@ -141,22 +141,29 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
             opened,
             tuple(Train(train.owner, tile.high) for _ in range(3)) if foot else (),
         )
-    trains = s._trains
-    n._trains = put(trains, index, new)
-    counts = s._counts
-    n._counts = put(counts, seat, counts[seat] - 1)
+    # Tuples with one item replaced, written out: this is the engine's hottest path.
+    trains = list(s._trains)
+    trains[index] = new
+    n._trains = tuple(trains)
+    counts = list(s._counts)
+    counts[seat] -= 1
+    n._counts = tuple(counts)
+    bit = 1 << tile.index
     hands = s._hands
     if hands is not None:
         hand = hands[seat]
         i = hand.index(tile)
-        n._hands = put(hands, seat, hand[:i] + hand[i + 1 :])
-        masks = s._masks
-        n._masks = put(masks, seat, masks[seat] & ~(1 << tile.index))
+        held = list(hands)
+        held[seat] = hand[:i] + hand[i + 1 :]
+        n._hands = tuple(held)
+        masks = list(s._masks)
+        masks[seat] &= ~bit
+        n._masks = tuple(masks)
     else:
         named = s._named
         if named[seat]:
-            n._named = put(named, seat, named[seat] & ~(1 << tile.index))
-    n._table = s._table | (1 << tile.index)
+            n._named = put(named, seat, named[seat] & ~bit)
+    n._table = s._table | bit
     pending = s._pending
     if pending:
         pending = _unsatisfied(pending, index, path, new)

@@ -62,7 +62,7 @@ def reset_turn(s: State) -> None:
     s._legal = None
     s._tg = None
     s._plays = None
-    s._nplays = -1
+    s._playable = None
 
 
 # ---- the end of a round ----------------------------------------------------------------
@@ -210,16 +210,14 @@ def _deal_known(
         known.append(h)
     bone = boneyard or ()
     set_size_mask = set_mask(set_size)
-    seen = 1 << engine.index if n.options.engine == "set_aside" else 0
-    for where, tiles in [*((f"hands[{i}]", h) for i, h in enumerate(known)), ("boneyard", bone)]:
-        for tile in tiles:
-            bit = 1 << tile.index
-            if not set_size_mask & bit:
-                raise BadAction(f"{where}: {tile} is not part of the double-{set_size} set")
-            if seen & bit:
-                what = "the engine, set aside" if tile is engine else "dealt twice"
-                raise BadAction(f"{where}: {tile} is {what}")
-            seen |= bit
+    aside = 1 << engine.index if n.options.engine == "set_aside" else 0
+    masks = [mask_of(h) for h in known]
+    seen = aside
+    for m, tiles in zip((*masks, mask_of(bone)), (*known, bone), strict=True):
+        # A tile outside the set, dealt twice or set aside: say which, in deal order.
+        if m & ~set_size_mask or m & seen or m.bit_count() != len(tiles):
+            _refuse_deal(known, bone, engine, set_size, aside)
+        seen |= m
     n._out = set_size_mask & ~seen
     n._boneyard = bone
     n._bcount = len(bone)
@@ -228,6 +226,7 @@ def _deal_known(
         if holder is not None:
             i = known[holder].index(engine)
             known[holder] = known[holder][:i] + known[holder][i + 1 :]
+            masks[holder] &= ~(1 << engine.index)
             n.turn = holder
         elif engine in bone:
             n.engine_laid = False
@@ -235,8 +234,27 @@ def _deal_known(
         else:
             raise BadAction(f"the engine {engine} is in no hand and not in the boneyard")
     n._hands = tuple(known)
-    n._masks = tuple(mask_of(h) for h in known)
+    n._masks = tuple(masks)
     n._counts = tuple(len(h) for h in known)
+
+
+def _refuse_deal(
+    known: list[tuple[Tile, ...]],
+    bone: tuple[Tile, ...],
+    engine: Tile,
+    set_size: int,
+    seen: int,
+) -> None:
+    """Raise `BadAction` for the first tile of the deal outside the set or seen before."""
+    for where, tiles in [*((f"hands[{i}]", h) for i, h in enumerate(known)), ("boneyard", bone)]:
+        for tile in tiles:
+            bit = 1 << tile.index
+            if not set_mask(set_size) & bit:
+                raise BadAction(f"{where}: {tile} is not part of the double-{set_size} set")
+            if seen & bit:
+                what = "the engine, set aside" if tile is engine else "dealt twice"
+                raise BadAction(f"{where}: {tile} is {what}")
+            seen |= bit
 
 
 def _deal_open(

@@ -12,6 +12,8 @@ from firmware_py.rules.trains import Path, Train
 
 # (train index, branch number or None, open end, path of that end)
 Target = tuple[int, int | None, int, Path]
+# How many plays the seat to act has, and where: (targets, bitmask of tiles) pairs.
+Playable = tuple[int, tuple[tuple[list[Target], int], ...]]
 
 
 class Pending(NamedTuple):
@@ -40,11 +42,11 @@ class State:
         "_line",
         "_masks",
         "_named",
-        "_nplays",
         "_out",
         "_owe",
         "_passes",
         "_pending",
+        "_playable",
         "_plays",
         "_revealed",
         "_set_size",
@@ -109,7 +111,7 @@ class State:
     _legal: LegalActions | None
     _tg: tuple[list[Target], str, list[Target]] | None
     _plays: list[Play] | None
-    _nplays: int  # len(_plays), counted without building them; -1 until then
+    _playable: Playable | None
 
     # ---- the public, read-only view -------------------------------------------------
 
@@ -222,7 +224,7 @@ def clone(s: State) -> State:
     n._legal = None
     n._tg = None
     n._plays = None
-    n._nplays = -1
+    n._playable = None
     return n
 
 
