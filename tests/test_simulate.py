@@ -39,7 +39,7 @@ def test_the_same_seed_gives_the_same_games(capsys: pytest.CaptureFixture[str]) 
     assert outputs[0] == outputs[1] != outputs[2]
 
 
-@pytest.mark.parametrize("rules", ["classic", "family"])
+@pytest.mark.parametrize("rules", ["classic", "tournament", "family", "simple", "hub"])
 def test_the_record_of_the_last_game_replays_to_its_final_state(
     tmp_path: Path, rules: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
