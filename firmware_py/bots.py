@@ -11,7 +11,7 @@ import argparse
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn, Protocol
@@ -221,10 +221,18 @@ def winners(state: State) -> tuple[int, ...]:
     )
 
 
-def play_match(options: Options, bots: Sequence[Bot], games: int, seed: int) -> list[GameResult]:
-    """`games` games with the same seats; game i is `play_game` with its own seed."""
+def play_games(
+    options: Options, bots: Sequence[Bot], games: int, seed: int
+) -> Iterator[PlayedGame]:
+    """`games` games with the same seats, one after another, each with its own seed."""
     seeds = random.Random(seed)
-    return [play_game(options, bots, seeds.getrandbits(64)).result for _ in range(games)]
+    for _ in range(games):
+        yield play_game(options, bots, seeds.getrandbits(64))
+
+
+def play_match(options: Options, bots: Sequence[Bot], games: int, seed: int) -> list[GameResult]:
+    """The results of `play_games`."""
+    return [game.result for game in play_games(options, bots, games, seed)]
 
 
 # ---- `roundhouse simulate` -------------------------------------------------------------
@@ -304,11 +312,12 @@ def _simulation(args: argparse.Namespace) -> Simulation:
 
 def simulate(sim: Simulation) -> tuple[list[GameResult], PlayedGame]:
     """Play the simulation's games: every result, and the last game in full."""
-    seeds = random.Random(sim.seed)
     results: list[GameResult] = []
-    for _ in range(sim.games):
-        last = play_game(sim.options, sim.bots, seeds.getrandbits(64))
+    last: PlayedGame | None = None
+    for last in play_games(sim.options, sim.bots, sim.games, sim.seed):
         results.append(last.result)
+    if last is None:
+        raise BotError("a simulation plays at least one game")
     return results, last
 
 
