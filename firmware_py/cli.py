@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -59,6 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(getattr(module, f"run_{attr}")(parsed))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`roundhouse replay FILE | head`): not an
+        # error of ours. Point stdout at devnull so the interpreter's final flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

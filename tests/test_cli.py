@@ -13,3 +13,23 @@ def test_unknown_command_is_refused_with_usage(capsys):
     err = capsys.readouterr().err
     assert "unknown command 'fly'" in err
     assert "replay" in err
+
+
+def test_output_cut_short_by_the_reader_is_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    record = tmp_path / "game.json"
+    out = tmp_path / "simulated.json"
+    subprocess.run(
+        [sys.executable, "-m", "firmware_py.cli", "simulate", "--games", "1", "--players", "4",
+         "--rules", "classic", "--rounds", "1", "--record", str(out)],
+        check=True, capture_output=True,
+    )
+    record.write_text(out.read_text())
+    # `head -c 1` closes the pipe after one byte, while replay is still writing.
+    proc = subprocess.run(
+        f"{sys.executable} -m firmware_py.cli replay {record} | head -c 1",
+        shell=True, capture_output=True, text=True,
+    )
+    assert "Traceback" not in proc.stderr
