@@ -36,6 +36,7 @@ from firmware_py.rules import (
     deal,
     new_game,
 )
+from hardware import HardwareError
 from hardware.events import Button
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ class SimError(RoundhouseError):
 
 
 def configure_sim(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seats", type=int, default=4, help="players at the table (2-14)")
+    parser.add_argument("--seats", type=int, default=4, help="players at the table (2-13)")
     parser.add_argument("--rules", default=None, help="a preset: " + ", ".join(PRESETS))
     parser.add_argument("--hand-mode", choices=("open", "tracked"), default="open")
     parser.add_argument("--rounds", type=int, default=None, help="rounds per game")
@@ -76,11 +77,18 @@ def configure_sim(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--bots", default="greedy", help="random or greedy, or one per seat: a,b,c")
     parser.add_argument("--seed", type=int, default=None, help="shuffle seed")
-    parser.add_argument("--db", type=Path, default=None, help="journal database (default: new)")
     parser.add_argument(
-        "--frames", type=Path, default=None, help="run headless, the screens' PNGs into DIR"
+        "--db", type=Path, default=None, metavar="PATH", help="journal database (default: new)"
+    )
+    parser.add_argument(
+        "--frames", type=Path, default=None, metavar="DIR",
+        help="run headless, the screens' PNGs into DIR",
     )
     parser.add_argument("--headless", action="store_true", help="no windows even with a screen")
+    parser.add_argument(
+        "--move-aside", action="store_true",
+        help="if --db is unreadable or foreign, rename it NAME.broken-DATE and start afresh",
+    )
 
 
 def run_sim(args: argparse.Namespace) -> int:
@@ -109,9 +117,10 @@ def run_sim(args: argparse.Namespace) -> int:
             games=args.games,
             frames=frames,
             screens=True,
+            move_aside=args.move_aside,
             say=print,
         )
-    except SimError as err:
+    except (RoundhouseError, HardwareError) as err:
         print(f"roundhouse sim: {err}", file=sys.stderr)
         return 1
     for number, result in enumerate(results, 1):
@@ -128,9 +137,11 @@ def sim_config(args: argparse.Namespace) -> tuple[Config, Path]:
         example_config,
         load_config,
     )
+    from hardware.sim import SIM_PINS
 
-    if not 2 <= args.seats <= len(NAMES):
-        raise SimError(f"--seats takes 2 to {len(NAMES)}, got {args.seats}")
+    most = min(len(NAMES), len(SIM_PINS) // 2)  # two buttons a seat
+    if not 2 <= args.seats <= most:
+        raise SimError(f"--seats takes 2 to {most}, got {args.seats}")
     base = load_config(example_config("sim"))
     rules: str | dict[str, object] = args.rules or base.rules
     if args.rounds is not None:
@@ -181,6 +192,7 @@ def simulate(
     games: int = 1,
     frames: Path | None = None,
     screens: bool = False,
+    move_aside: bool = False,
     say: Callable[[str], None] = lambda _: None,
 ) -> list[str]:
     """Run the service on a simulated table until `games` games are over (0: until the
@@ -191,7 +203,7 @@ def simulate(
     # Flat out, a hold is as short as the buttons allow and a tag leaves a pad quickly.
     hold_s = (config.draw_hold_s, config.pass_hold_s) if pace else (0.05, 0.05)
     removal_ms = 300 if pace else 60
-    service = Service(config, attach_hardware=False)
+    service = Service(config, attach_hardware=False, move_aside=move_aside)
     service.start()
     hardware: SimulatedTable | None = None
     children: list[subprocess.Popen[bytes]] = []

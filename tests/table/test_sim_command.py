@@ -10,17 +10,29 @@ from firmware_py.journal import Journal
 
 def test_bad_arguments_are_one_line_and_exit_2(capsys):
     assert main(["sim", "--seats", "1"]) == 2
-    assert capsys.readouterr().err.strip() == "roundhouse sim: --seats takes 2 to 14, got 1"
+    assert capsys.readouterr().err.strip() == "roundhouse sim: --seats takes 2 to 13, got 1"
     assert main(["sim", "--seats", "3", "--rules", "simple"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("roundhouse sim: --rules/--rounds/--seats: simple rules")
     assert "\n" not in err
     assert main(["sim", "--rules", "nosuch"]) == 2
     assert 'unknown preset "nosuch"' in capsys.readouterr().err
+    assert main(["sim", "--seats", "14"]) == 2
+    assert "--seats takes 2 to 13, got 14" in capsys.readouterr().err
     assert main(["sim", "--bots", "greedy,clever"]) == 2
     assert capsys.readouterr().err.strip() == (
         "roundhouse sim: --bots: no bot named 'clever'; bots: random, greedy"
     )
+
+
+def test_a_foreign_database_is_refused_never_reset(tmp_path, capsys):
+    db = tmp_path / "notes.db"
+    db.write_text("shopping list\n")
+    assert main(["sim", "--db", str(db), "--headless", "--speed", "0"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("roundhouse sim: ") and str(db) in err
+    assert db.read_text() == "shopping list\n"
+    assert "--move-aside" in err
 
 
 @pytest.mark.slow
