@@ -258,3 +258,31 @@ def test_any_damaged_record_is_refused_as_a_record_error_never_a_crash(place, va
         assert "\n" not in str(refused) and str(refused).strip()
     else:
         assert result.error is None or result.error["reason"].strip()
+
+
+def test_a_held_engine_in_no_hand_nor_boneyard_is_already_in_the_hub(tmp_path: Path) -> None:
+    # DESIGN.md's own example: classic (engine held) with the 12-12 in no hand. The record
+    # describes a position: the engine lies in the hub and the starter leads.
+    record = {
+        "format": "roundhouse/1",
+        "rules": "classic",
+        "players": 4,
+        "rounds": [{
+            "engine": "12-12",
+            "starter": 0,
+            "hands": [["12-5", "5-3"], ["9-9", "4-1"], ["8-2", "7-0"], ["6-6", "3-3"]],
+            "boneyard": ["11-4", "10-10"],
+            "moves": [
+                {"seat": 0, "play": "12-5", "on": 0},
+                {"seat": 0, "pass": True},
+                {"seat": 1, "draw": True},
+            ],
+        }],
+    }  # fmt: skip
+    out = replay(parse_record(record)).to_json()
+    assert out["error"] is None
+    assert out["engine"] == "12-12"
+    assert out["trains"]["0"]["tiles"] == ["12-5"]
+    assert out["trains"]["1"]["open"] is True  # drew the 11-4, could not start its train
+    assert out["turn"] == 2
+    assert out["hands"]["1"] == ["9-9", "4-1", "11-4"]

@@ -231,8 +231,8 @@ def _deal_known(
         elif engine in bone:
             n.engine_laid = False
             n._table = 0
-        else:
-            raise BadAction(f"the engine {engine} is in no hand and not in the boneyard")
+        # Otherwise the record describes a position with the engine already in the hub
+        # (laid by the starter, who leads), as it would be under `set_aside`.
     n._hands = tuple(known)
     n._masks = tuple(masks)
     n._counts = tuple(len(h) for h in known)
