@@ -572,7 +572,7 @@ class Table:
             "alerts": [],
             "scores": [],
             "round_engines": [],
-            "totals": [],
+            "totals": [0] * len(self._config.seats),
             "ranking": None,
             "readers": self._reader_views(),
             "last_play": None,

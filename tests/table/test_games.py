@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from display.views import check_view
 from firmware_py.record import parse_record, replay
 from firmware_py.rules import state_to_json
 from firmware_py.simtable import Driver
@@ -25,6 +26,7 @@ class DirectHardware:
         view = self.rig.view
         text = json.dumps(view)
         assert '"hands"' not in text
+        check_view({**view, "seq": 1})  # every view the table shows, the screens can draw
         self.views += 1
 
     def press(self, seat, button):
