@@ -9,8 +9,9 @@ from typing import TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove
-from firmware_py.rules.state import Pending, Playable, State, Target
+from firmware_py.rules.state import Pending, Playable, State
 from firmware_py.rules.tiles import Tile, set_tiles
+from firmware_py.rules.trains import Target
 
 T = TypeVar("T")
 _TILES = set_tiles(18)
@@ -98,10 +99,7 @@ def carried_double(s: State) -> Pending | None:
 
 
 def _ends(s: State, index: int) -> list[Target]:
-    train = s._trains[index]
-    if not train.branches:
-        return [(index, None, train.open_end, ())]
-    return [(index, k, end, path) for k, (path, end) in enumerate(train.ends())]
+    return s._trains[index].targets(index)
 
 
 def double_ends(s: State, p: Pending) -> list[Target]:
@@ -167,7 +165,7 @@ def _free_targets(s: State) -> tuple[list[Target], str]:
     for index, train in enumerate(s._trains):
         if index == seat or train.owner is None or train.open:
             if train.branches:
-                out += _ends(s, index)
+                out += train.targets(index)
             else:
                 out.append((index, None, train.open_end, ()))
     return out, "free"
@@ -201,19 +199,21 @@ def play_count(s: State) -> int:
     return (s._playable or _playable(s))[0]
 
 
-def play_at(s: State, i: int) -> Play:
-    """`plays_now(s)[i]` for `0 <= i < play_count(s)`, building only that play."""
+def play_at(s: State, i: int) -> Picked:
+    """`plays_now(s)[i]` for `0 <= i < play_count(s)`, building only that play, with the
+    end it goes on and the reason for the ends open (as `_find_targets` gives it)."""
     suits = SUIT_MASK
     for targets, cand in (s._playable or _playable(s))[1]:
-        for index, branch, end, _ in targets:
-            m = cand & suits[end]
+        for target in targets:
+            m = cand & suits[target[2]]
             c = m.bit_count()
             if i < c:
                 for _ in range(i):
                     m &= m - 1
                 seat = s.turn
-                assert seat is not None
-                return _play(s, seat, index, branch, (m & -m).bit_length() - 1)
+                assert seat is not None and s._tg is not None
+                play = _play(s, seat, target[0], target[1], (m & -m).bit_length() - 1)
+                return play, target, s._tg[1]
             i -= c
     raise IndexError("play index out of range")
 
@@ -247,6 +247,8 @@ def _playable(s: State) -> Playable:
 
 
 _NO_PLAYS: Playable = (0, ())
+# A play of the legal view, where it goes and why only there: `apply` lays it unchecked.
+Picked = tuple[Play, Target, str]
 
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.

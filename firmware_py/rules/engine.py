@@ -23,9 +23,9 @@ from firmware_py.rules.choices import (
 )
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.rounds import finish_round, reset_turn, reveal, start_round
-from firmware_py.rules.state import Pending, State, Target, clone
+from firmware_py.rules.state import Pending, State, clone
 from firmware_py.rules.tiles import Tile, laid_against
-from firmware_py.rules.trains import Path, Train
+from firmware_py.rules.trains import Path, Target, Train
 
 
 def apply(s: State, action: Action) -> State:
@@ -54,6 +54,11 @@ def _check_turn(s: State, seat: int) -> None:
 
 
 def _play(s: State, a: Play) -> State:
+    legal = s._legal
+    if legal is not None:
+        picked = legal._picked
+        if picked is not None and picked[0] is a:
+            return _lay(s, a.seat, a.tile, picked[1], picked[2])
     seat, tile, train, branch = a
     if seat != s.turn or s.phase != "play" or type(seat) is not int:
         _check_turn(s, seat)

@@ -8,10 +8,8 @@ from typing import NamedTuple
 from firmware_py.rules.actions import MEXICAN, Action, Play, TrainId
 from firmware_py.rules.options import Options
 from firmware_py.rules.tiles import Tile
-from firmware_py.rules.trains import Path, Train
+from firmware_py.rules.trains import Path, Target, Train
 
-# (train index, branch number or None, open end, path of that end)
-Target = tuple[int, int | None, int, Path]
 # How many plays the seat to act has, and where: (targets, bitmask of tiles) pairs.
 Playable = tuple[int, tuple[tuple[list[Target], int], ...]]
 

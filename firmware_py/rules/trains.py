@@ -6,6 +6,8 @@ from firmware_py.rules.tiles import Laid, Tile, laid_against
 
 # A path picks a node of a train: the branch index at each foot, outward from the hub.
 Path = tuple[int, ...]
+# An open end where a tile may go: (train index, branch number or None, number, path).
+Target = tuple[int, int | None, int, Path]
 
 
 class Train:
@@ -15,13 +17,15 @@ class Train:
     at the end grows three `branches` (trains of the same shape) that start from it.
     """
 
-    __slots__ = ("branches", "open", "open_end", "owner", "start", "tiles")
+    __slots__ = ("_targets", "branches", "open", "open_end", "owner", "start", "tiles")
     owner: int | None
     tiles: tuple[Laid, ...]
     open: bool
     open_end: int
     start: int
     branches: tuple[Train, ...]
+    # A train is laid on only by making a new one, so its open ends are worked out once.
+    _targets: list[Target] | None
 
     def __init__(
         self,
@@ -37,6 +41,18 @@ class Train:
         self.open = open
         self.open_end = tiles[-1].second if tiles else start
         self.branches = branches
+        self._targets = None
+
+    def targets(self, index: int) -> list[Target]:
+        """The open ends as targets of this train, which lies at `index` of the table."""
+        targets = self._targets
+        if targets is None:
+            if not self.branches:
+                targets = [(index, None, self.open_end, ())]
+            else:
+                targets = [(index, k, end, path) for k, (path, end) in enumerate(self.ends())]
+            self._targets = targets
+        return targets
 
     def ends(self) -> list[tuple[Path, int]]:
         """Every open end as (path, number), in branch order; one end without branches."""
@@ -68,7 +84,9 @@ class Train:
         return Train(self.owner, self.start, (*self.tiles, laid), self.open, grown)
 
     def with_open(self, open: bool) -> Train:
-        return Train(self.owner, self.start, self.tiles, open, self.branches)
+        train = Train(self.owner, self.start, self.tiles, open, self.branches)
+        train._targets = self._targets
+        return train
 
     def all_tiles(self) -> list[Tile]:
         """Every tile on the train, branches included."""
