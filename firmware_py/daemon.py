@@ -286,9 +286,13 @@ class Service:
         from hardware.rfid import open_reader
 
         config = self.config
+        # The factory is ours, not the buttons': it is closed after them (the stack
+        # unwinds last in, first out), releasing the GPIO chip for the next start.
+        factory = make_pin_factory(config.pin_factory)
+        opened.callback(_close_quietly, factory)
         buttons = SeatButtons(
             {s.seat: (s.draw_pin, s.pass_pin) for s in config.seats}, self.events,
-            pin_factory=make_pin_factory(config.pin_factory), bounce_ms=config.bounce_ms,
+            pin_factory=factory, bounce_ms=config.bounce_ms,
             draw_hold_s=config.draw_hold_s, pass_hold_s=config.pass_hold_s)
         opened.callback(_close_quietly, buttons)
         for reader in config.readers:

@@ -440,3 +440,33 @@ def test_run_refuses_a_foreign_database_until_told_to_move_it_aside(tmp_path):
         listener.close()
     [moved] = tmp_path.glob("t.db.broken-*")
     assert moved.read_bytes().startswith(b"PK\x03\x04")
+
+
+def test_stopping_releases_the_pin_factory_it_made(tmp_path, monkeypatch):
+    # On a Pi the factory holds the GPIO chip open: a restarted service could not claim
+    # the seat buttons again if the stopped one kept it.
+    import hardware.buttons
+
+    made = []
+    real = hardware.buttons.make_pin_factory
+
+    def spy(name):
+        factory = real(name)
+        made.append(factory)
+        closes = []
+        original_close = factory.close
+
+        def close():
+            closes.append(True)
+            original_close()
+
+        factory.close = close
+        factory.closes = closes
+        return factory
+
+    monkeypatch.setattr(hardware.buttons, "make_pin_factory", spy)
+    service = Service(sim_config(tmp_path, pin_factory="mock"))
+    service.start()
+    assert len(made) == 1 and made[0].closes == []
+    service.stop()
+    assert made[0].closes == [True]
