@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove
-from firmware_py.rules.state import Pending, Playable, State
+from firmware_py.rules.state import Pending, Picked, Playable, State
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
 
@@ -164,10 +164,7 @@ def _free_targets(s: State) -> tuple[list[Target], str]:
     out: list[Target] = []
     for index, train in enumerate(s._trains):
         if index == seat or train.owner is None or train.open:
-            if train.branches:
-                out += train.targets(index)
-            else:
-                out.append((index, None, train.open_end, ()))
+            out += train._targets or train.targets(index)
     return out, "free"
 
 
@@ -223,11 +220,15 @@ def _playable(s: State) -> Playable:
     order, each tile of the mask on each target whose end it matches."""
     seat = s.turn
     assert seat is not None
-    cand = _candidate_mask(s, seat)
+    known = s._drawn is None and s._hands is not None  # the common case, without a call
+    cand = s._masks[seat] if known else _candidate_mask(s, seat)
     if not cand:
         s._playable = _NO_PLAYS
         return _NO_PLAYS
-    targets, _, double_targets = s._tg or targets_now(s)
+    tg = s._tg
+    if tg is None:
+        tg = s._tg = _find_targets(s)
+    targets, _, double_targets = tg
     limit = s.options.doubles_per_turn
     doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
     groups: tuple[tuple[list[Target], int], ...]
@@ -247,8 +248,6 @@ def _playable(s: State) -> Playable:
 
 
 _NO_PLAYS: Playable = (0, ())
-# A play of the legal view, where it goes and why only there: `apply` lays it unchecked.
-Picked = tuple[Play, Target, str]
 
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.

@@ -54,14 +54,12 @@ def _check_turn(s: State, seat: int) -> None:
 
 
 def _play(s: State, a: Play) -> State:
-    legal = s._legal
-    if legal is not None:
-        picked = legal._picked
-        if picked is not None and picked[0] is a:
-            return _lay(s, a.seat, a.tile, picked[1], picked[2])
     seat, tile, train, branch = a
     if seat != s.turn or s.phase != "play" or type(seat) is not int:
         _check_turn(s, seat)
+    picked = s._picked
+    if picked is not None and picked[0] is a:
+        return _lay(s, seat, tile, picked[1], picked[2])
     if not s.engine_laid:
         raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
     if s._hands is not None:
@@ -129,7 +127,9 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     o = s.options
     index, _, _, path = target
     n = clone(s)
-    train = s._trains[index]
+    trains = list(s._trains)
+    train = trains[index]
+    double = tile.is_double
     # The owner laying on its own train takes its marker off; the Mexican train is open
     # from its first tile.
     opened = index == s.players or (train.open and index != seat)
@@ -138,20 +138,20 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
         if new.open != opened:
             new = new.with_open(opened)
     else:
-        foot = o.chicken_foot and tile.is_double
         new = Train(
             train.owner,
             train.start,
             (*train.tiles, laid_against(tile, train.open_end)),
             opened,
-            tuple(Train(train.owner, tile.high) for _ in range(3)) if foot else (),
+            tuple(Train(train.owner, tile.high) for _ in range(3))
+            if double and o.chicken_foot
+            else (),
         )
     # Tuples with one item replaced, written out: this is the engine's hottest path.
-    trains = list(s._trains)
     trains[index] = new
     n._trains = tuple(trains)
     counts = list(s._counts)
-    counts[seat] -= 1
+    left = counts[seat] = counts[seat] - 1
     n._counts = tuple(counts)
     bit = 1 << tile.index
     hands = s._hands
@@ -172,7 +172,7 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     pending = s._pending
     if pending:
         pending = _unsatisfied(pending, index, path, new)
-    if tile.is_double:
+    if double:
         pending = (*pending, Pending(index, path, tile, s._turn_no))
         n._doubles = s._doubles + 1
     if pending and o.dead_double_releases:
@@ -182,16 +182,16 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     n._laid = s._laid + 1
     train_first = train_first_turn(s, seat)
     # A first-turn train owes nothing for its doubles (002: follow-ups from the second turn).
-    n._owe = tile.is_double and not train_first
+    owe = n._owe = double and not train_first
     n._draws = 0
     n._drawn = None
     if train_first and s._line is None and why != "double":
         n._line = index
-    if n._counts[seat] == 0:
-        if n._owe and not o.last_double_ends_round:
+    if not left:
+        if owe and not o.last_double_ends_round:
             return n  # still owes its double: it draws, or passes with nothing left
         return _went_out(n, seat)
-    if tile.is_double or train_first:
+    if double or train_first:
         return n
     return _end_turn(n, False)
 

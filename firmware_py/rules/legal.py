@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from firmware_py.rules.actions import Action, Draw, Pass
 from firmware_py.rules.choices import (
-    Picked,
     draw_refusal,
     pass_refusal,
     play_at,
@@ -28,15 +27,13 @@ class LegalActions:
     choice costs one play, not the whole list.
     """
 
-    __slots__ = ("_extra", "_items", "_picked", "_plays", "_state")
+    __slots__ = ("__weakref__", "_extra", "_items", "_plays", "_state")
 
     def __init__(self, state: State) -> None:
         self._state = state
         self._items: tuple[Action, ...] | None = None
         self._plays = -1  # how many plays lead the list; -1 until counted
         self._extra: tuple[Action, ...] = ()  # the DRAW and PASS after them
-        # The last play built by `view[i]`: `apply` need not check it again.
-        self._picked: Picked | None = None
 
     @property
     def items(self) -> tuple[Action, ...]:
@@ -93,7 +90,8 @@ class LegalActions:
                 self._count()
                 plays = self._plays
             if i < plays:
-                picked = self._picked = play_at(self._state, i)
+                s = self._state
+                picked = s._picked = play_at(s, i)
                 return picked[0]
             if i - plays < len(self._extra):
                 return self._extra[i - plays]

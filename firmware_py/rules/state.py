@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import NamedTuple
+from weakref import ReferenceType
 
 from firmware_py.rules.actions import MEXICAN, Action, Play, TrainId
 from firmware_py.rules.options import Options
@@ -12,6 +13,8 @@ from firmware_py.rules.trains import Path, Target, Train
 
 # How many plays the seat to act has, and where: (targets, bitmask of tiles) pairs.
 Playable = tuple[int, tuple[tuple[list[Target], int], ...]]
+# A play the legal view built, where it goes and why only there: `apply` lays it unchecked.
+Picked = tuple[Play, Target, str]
 
 
 class Pending(NamedTuple):
@@ -44,6 +47,7 @@ class State:
         "_owe",
         "_passes",
         "_pending",
+        "_picked",
         "_playable",
         "_plays",
         "_revealed",
@@ -106,7 +110,10 @@ class State:
     _drawn: Tile | None  # the tile just drawn, when known
     _line: int | None  # first-turn train: the train being built
     # Worked out on first use, shared by the legal view and `apply`.
-    _legal: LegalActions | None
+    # The view refers to its state, so the state holds it weakly: a cycle would leave every
+    # state to the garbage collector instead of freeing it when the last reference goes.
+    _legal: ReferenceType[LegalActions] | None
+    _picked: Picked | None
     _tg: tuple[list[Target], str, list[Target]] | None
     _plays: list[Play] | None
     _playable: Playable | None
@@ -164,9 +171,11 @@ class State:
 
     @property
     def legal_actions(self) -> LegalActions:
-        legal = self._legal
+        ref = self._legal
+        legal = ref() if ref is not None else None
         if legal is None:
-            legal = self._legal = LegalActions(self)
+            legal = LegalActions(self)
+            self._legal = _ref(legal)
         return legal
 
     def apply(self, action: Action) -> State:
@@ -220,6 +229,7 @@ def clone(s: State) -> State:
     n.turn = s.turn
     n.went_out = s.went_out
     n._legal = None
+    n._picked = None
     n._tg = None
     n._plays = None
     n._playable = None
@@ -227,6 +237,7 @@ def clone(s: State) -> State:
 
 
 _new = object.__new__
+_ref = ReferenceType
 
 # Last: the legal view is built from the rules of play, which work on states.
 from firmware_py.rules.legal import LegalActions  # noqa: E402
