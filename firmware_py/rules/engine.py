@@ -278,15 +278,24 @@ def _draw(s: State, a: Draw) -> State:
 
 
 def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
-    """Move the boneyard's next tile into `seat`'s hand (in `n`); the tile if known."""
+    """Move the boneyard's next tile, or the one named, into `seat`'s hand (in `n`); the
+    tile if known."""
     counts = s._counts
     n._counts = put(counts, seat, counts[seat] + 1)
     n._bcount = s._bcount - 1
-    if s._boneyard:
-        tile = s._boneyard[0]
-        if named is not None and named is not tile:
-            raise IllegalMove(f"The next tile in the boneyard is the {tile}, not the {named}.")
-        n._boneyard = s._boneyard[1:]
+    bone = s._boneyard
+    if bone:
+        # A named tile is the one the table saw drawn (tracked hands tap it): the
+        # face-down order is the table's guess, the tap is what happened.
+        if named is None or named is bone[0]:
+            tile = bone[0]
+            n._boneyard = bone[1:]
+        elif named in bone:
+            tile = named
+            i = bone.index(named)
+            n._boneyard = bone[:i] + bone[i + 1 :]
+        else:
+            raise IllegalMove(f"The {named} isn't in the boneyard.")
         assert s._hands is not None
         hands = s._hands
         n._hands = put(hands, seat, (*hands[seat], tile))

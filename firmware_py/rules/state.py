@@ -144,10 +144,11 @@ class State:
 
     @property
     def trains(self) -> Mapping[TrainId, Train]:
+        if not self._trains:  # before the first round
+            return {}
         n = self.players
         out: dict[TrainId, Train] = {i: self._trains[i] for i in range(n)}
-        if self._trains:
-            out[MEXICAN] = self._trains[n]
+        out[MEXICAN] = self._trains[n]
         return out
 
     def train_id(self, index: int) -> TrainId:

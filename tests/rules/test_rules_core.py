@@ -222,3 +222,20 @@ def test_states_are_immutable_values():
     assert train_tiles(before, 0) == []
     with pytest.raises(AttributeError):
         Tile(1, 1).high = 2  # type: ignore[misc]
+
+
+def test_a_draw_naming_a_tile_takes_that_tile_wherever_it_lies_in_the_boneyard():
+    # Tracked hands: the table does not know the face-down order, the tap tells it.
+    state = start(house(), ["9-5", "8-1"], boneyard="4-3 7-2 6-0")
+    state = run(state, "0 draw 7-2")
+    assert hand(state, 0) == ["9-5", "7-2"]
+    assert state.boneyard_count == 2
+    assert state.turn == 1  # the 7-2 does not fit: marker up, turn over
+    state = run(state, "1 draw")  # an unnamed draw still takes the next one
+    assert hand(state, 1) == ["8-1", "4-3"]
+    with pytest.raises(IllegalMove, match="The 7-2 isn't in the boneyard"):
+        apply(state, move("0 draw 7-2"))
+
+
+def test_a_game_before_its_first_round_has_no_trains_yet():
+    assert new_game(Options.preset("classic"), 4).trains == {}
