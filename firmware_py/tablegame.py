@@ -98,7 +98,6 @@ class Moment:
     actor: int | None = None
     last_play: tuple[int, TrainId, str] | None = None
     steps: _Step | None = None
-    base: Moment | None = None  # the moment before this round's StartRound
 
     def actions(self) -> list[Action]:
         out: list[Action] = []
@@ -295,7 +294,7 @@ class Game:
 
     def _start(self, m: Moment, action: StartRound) -> Moment:
         state = apply(m.state, action)
-        started = replace(m, base=m, engines=(*m.engines, str(state.engine)))
+        started = replace(m, engines=(*m.engines, str(state.engine)))
         return self._after(started, action, state)
 
     def _shown(self, m: Moment, seat: int, tile: Tile) -> Moment:
@@ -328,32 +327,14 @@ class Game:
         return self._after(m, action, apply(m.state, action))
 
     def _draw_named(self, m: Moment, draw: Draw) -> Moment:
-        """Tracked hands: the boneyard's order is learnt one draw at a time, so the
-        round is rebuilt with the drawn tile next in line before it is drawn."""
+        """Tracked hands: the tile tapped is the tile drawn, wherever it lay face down."""
         try:
             return self._after(m, draw, apply(m.state, draw))
         except IllegalMove as refusal:
-            base = m.base
-            if base is None:
-                raise
-            played = m.actions()[len(base.actions()) :]
-            start = played[0]
-            assert isinstance(start, StartRound)
-            drawn = [a.tile for a in played if isinstance(a, Draw) and a.tile is not None]
-            if draw.tile in drawn or draw.tile not in (start.boneyard or ()):
-                raise Refused(self._whereabouts(m.state, draw.tile)) from refusal
-            rest = [t for t in start.boneyard or () if t not in drawn and t is not draw.tile]
-            start = start._replace(boneyard=(*drawn, draw.tile, *rest))
-            state, steps = apply(base.state, start), _Step(start, base.steps)
-            for action in played[1:]:
-                state, steps = apply(state, action), _Step(action, steps)
-            return self._after(replace(m, steps=steps), draw, apply(state, draw))
-
-    def _whereabouts(self, state: State, tile: Tile | None) -> str:
-        for seat, hand in enumerate(state.hands):
-            if hand is not None and tile in hand:
-                return f"The {tile} is in {self.names[seat]}'s hand."
-        return f"The {tile} is not in the boneyard."
+            for seat, hand in enumerate(m.state.hands):
+                if hand is not None and draw.tile in hand:
+                    raise Refused(f"The {draw.tile} is in {self.names[seat]}'s hand.") from refusal
+            raise
 
     def _after(self, m: Moment, action: Action, state: State) -> Moment:
         last_play = m.last_play
