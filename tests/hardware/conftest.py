@@ -8,6 +8,7 @@ import pytest
 
 from hardware.events import Event
 from hardware.rfid.fake import PtyCable
+from hardware.tags import TagRegistry
 
 
 class Events(queue.Queue[Event]):
@@ -32,3 +33,10 @@ def cable(tmp_path: Path) -> Iterator[PtyCable]:
     cable = PtyCable(tmp_path / "pad-0")
     yield cable
     cable.close()
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> Iterator[TagRegistry]:
+    registry = TagRegistry(tmp_path / "roundhouse.db")
+    yield registry
+    registry.close()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -20,14 +18,7 @@ from hardware.events import (
     TagRemoved,
 )
 from hardware.sim import SimError, SimulatedTable
-from hardware.tags import Binding, TagRegistry
-
-
-@pytest.fixture
-def registry(tmp_path: Path) -> Iterator[TagRegistry]:
-    registry = TagRegistry(tmp_path / "roundhouse.db")
-    yield registry
-    registry.close()
+from hardware.tags import Binding
 
 
 def table(events, registry, protocol: str = "rdm6300", **options) -> SimulatedTable:

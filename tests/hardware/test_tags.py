@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -17,13 +15,6 @@ from hardware.tags import (
     TagRegistry,
     set_plan,
 )
-
-
-@pytest.fixture
-def registry(tmp_path: Path) -> Iterator[TagRegistry]:
-    registry = TagRegistry(tmp_path / "roundhouse.db")
-    yield registry
-    registry.close()
 
 
 def test_a_bound_tag_is_found_by_any_spelling_of_its_uid(registry):
