@@ -197,11 +197,6 @@ def fits(item: Text) -> bool:
     return w <= width and h <= height
 
 
-@lru_cache(maxsize=2048)
-def _rendered(line: str, size: int, colour: Colour) -> pygame.Surface:
-    return font(size).render(line, True, colour)
-
-
 def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
     """Map `local` (x, y, w, h in the frame of a reader facing `box` at `angle` degrees
     counter-clockwise) to screen pixels."""

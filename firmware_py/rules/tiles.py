@@ -87,10 +87,6 @@ def set_tiles(size: int) -> tuple[Tile, ...]:
     return tuple(_ALL[: (size + 1) * (size + 2) // 2])
 
 
-def tile_at(index: int) -> Tile:
-    return _ALL[index]
-
-
 class Laid:
     """A tile as it lies on a train: `first` touches the tile before it."""
 
