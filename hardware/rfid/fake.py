@@ -31,6 +31,10 @@ class PtyCable:
         self._plugged = threading.Event()
         self._wake_r, self._wake_w = os.pipe()
         self._closed = False
+        # A pulled cable's descriptors are closed only once no `read` is waiting on them:
+        # closing under a select fails it, and a reused number would read another cable.
+        self._reading = 0
+        self._retired: list[int] = []
         self.plug()
 
     @property
@@ -61,8 +65,15 @@ class PtyCable:
             self._plugged.clear()
             self.path.unlink(missing_ok=True)
             os.write(self._wake_w, b"x")
-            for fd in ends:
+            self._retired.extend(ends)
+            self._close_retired()
+
+    def _close_retired(self) -> None:
+        """Close pulled descriptors if no read is using them (lock held)."""
+        if self._reading == 0:
+            for fd in self._retired:
                 os.close(fd)
+            self._retired.clear()
 
     def write(self, data: bytes) -> bool:
         """Send bytes to the reader; False when (some of) they were lost."""
@@ -78,17 +89,23 @@ class PtyCable:
         """Bytes the reader sent, b"" after `timeout` or when the cable was pulled meanwhile."""
         with self._lock:
             device = self._ends[0] if self._ends is not None else None
+            if device is not None:
+                self._reading += 1
         if device is None:
             self._plugged.wait(timeout)
             return b""
-        ready, _, _ = select.select([device, self._wake_r], [], [], timeout)
-        if self._wake_r in ready:
-            os.read(self._wake_r, 64)
-            return b""
         try:
+            ready, _, _ = select.select([device, self._wake_r], [], [], timeout)
+            if self._wake_r in ready:
+                os.read(self._wake_r, 64)
+                return b""
             return os.read(device, 4096) if ready else b""
         except OSError:
             return b""  # pulled between select and read
+        finally:
+            with self._lock:
+                self._reading -= 1
+                self._close_retired()
 
     def interrupt(self) -> None:
         """End the `read` waiting now, or else the next one, with b"" (if plugged)."""
