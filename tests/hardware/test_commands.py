@@ -174,10 +174,25 @@ def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):
     assert "cannot open the tag registry" in capsys.readouterr().err
 
 
+@contextlib.contextmanager
+def ctrl_c_reaches_children() -> Iterator[None]:
+    """Children started inside get Ctrl-C's default action, as in a terminal.
+
+    A test run started in the background (`nohup pytest &`, some CI runners) ignores
+    SIGINT, and an ignored signal stays ignored in the programs it starts.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_probe_stops_cleanly_at_ctrl_c(tmp_path):
-    probe = subprocess.Popen(
-        [sys.executable, "-m", "firmware_py.cli", "probe", "loop://", "--protocol", "lines"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with ctrl_c_reaches_children():
+        probe = subprocess.Popen(
+            [sys.executable, "-m", "firmware_py.cli", "probe", "loop://", "--protocol",
+             "lines"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert "probing loop:// (lines)" in probe.stdout.readline()
         assert probe.stdout.readline().endswith("online\n")
