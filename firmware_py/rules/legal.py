@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from firmware_py.rules.actions import Action, Draw, Pass
 from firmware_py.rules.choices import (
+    _playable,
     draw_refusal,
     pass_refusal,
     play_at,
-    play_count,
     plays_now,
 )
 from firmware_py.rules.engine import apply
@@ -18,51 +18,26 @@ from firmware_py.rules.state import State
 
 
 class LegalActions:
-    """Every play, draw and pass the seat to act may make, built on first use.
+    """Every play, draw and pass the seat to act may make, worked out on first use.
 
     With known hands it is exact: each action in it is accepted by `apply` and each
     play, draw or pass `apply` accepts is in it. `StartRound` and `Reveal` are never
     listed (they come from the table, not from a choice); `in` still answers for them.
     `len` and `view[i]` count the plays and build only the one asked for, so a random
-    choice costs one play, not the whole list.
+    choice costs one play, not the whole list. What is worked out is kept by the state,
+    so every view of a state shares it.
     """
 
-    __slots__ = ("__weakref__", "_extra", "_items", "_plays", "_state")
+    __slots__ = ("_state",)
 
     def __init__(self, state: State) -> None:
         self._state = state
-        self._items: tuple[Action, ...] | None = None
-        self._plays = -1  # how many plays lead the list; -1 until counted
-        self._extra: tuple[Action, ...] = ()  # the DRAW and PASS after them
 
     @property
     def items(self) -> tuple[Action, ...]:
-        items = self._items
-        if items is None:
-            if self._plays < 0:
-                self._count()
-            extra = self._extra
-            items = self._items = (*plays_now(self._state), *extra) if self._plays else extra
-        return items
-
-    def _count(self) -> int:
         s = self._state
-        seat = s.turn
-        plays = 0
-        extra: tuple[Action, ...] = ()
-        if s.phase == "play" and seat is not None:
-            if not s.engine_laid:
-                if s._bcount:
-                    extra = (_DRAWS[seat],)
-            else:
-                plays = play_count(s)
-                if draw_refusal(s, plays > 0) is None:
-                    extra = (_DRAWS[seat],)
-                if pass_refusal(s, plays > 0) is None:
-                    extra += (_PASSES[seat],)
-        self._plays = plays
-        self._extra = extra
-        return plays + len(extra)
+        plays, extra = s._counted or _count(s)
+        return (*plays_now(s), *extra) if plays else extra
 
     def __contains__(self, action: object) -> bool:
         try:
@@ -75,26 +50,19 @@ class LegalActions:
         return iter(self.items)
 
     def __len__(self) -> int:
-        plays = self._plays
-        if plays < 0:
-            return self._count()
-        return plays + len(self._extra)
-
-    def __bool__(self) -> bool:
-        return len(self) > 0
+        s = self._state
+        plays, extra = s._counted or _count(s)
+        return plays + len(extra)
 
     def __getitem__(self, i: int) -> Action:
-        if self._items is None and type(i) is int and i >= 0:
-            plays = self._plays
-            if plays < 0:
-                self._count()
-                plays = self._plays
+        s = self._state
+        plays, extra = s._counted or _count(s)
+        if type(i) is int and i >= 0:
             if i < plays:
-                s = self._state
                 picked = s._picked = play_at(s, i)
                 return picked[0]
-            if i - plays < len(self._extra):
-                return self._extra[i - plays]
+            if i - plays < len(extra):
+                return extra[i - plays]
         return self.items[i]
 
     def __call__(self) -> LegalActions:
@@ -105,6 +73,25 @@ class LegalActions:
         return f"LegalActions({list(self.items)!r})"
 
 
+def _count(s: State) -> tuple[int, tuple[Action, ...]]:
+    """How many plays the seat to act has, and the DRAW and PASS it may make after them."""
+    seat = s.turn
+    plays = 0
+    extra: tuple[Action, ...] = ()
+    if s.phase == "play" and seat is not None:
+        if not s.engine_laid:
+            if s._bcount:
+                extra = (_DRAWS[seat],)
+        else:
+            plays = (s._playable or _playable(s))[0]
+            if draw_refusal(s, plays > 0) is None:
+                extra = (_DRAWS[seat],)
+            if pass_refusal(s, plays > 0) is None:
+                extra += (_PASSES[seat],)
+    counted = s._counted = (plays, extra)
+    return counted
+
+
 # One DRAW and one PASS per seat, shared by every view (no deal seats more players than
 # a double-18 set has tiles).
 _DRAWS = tuple(Draw(seat) for seat in range(190))
@@ -113,4 +100,4 @@ _PASSES = tuple(Pass(seat) for seat in range(190))
 
 def legal_actions(state: State) -> LegalActions:
     """What the seat to act may do now (see `LegalActions`)."""
-    return state.legal_actions
+    return LegalActions(state)

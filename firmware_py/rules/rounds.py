@@ -59,7 +59,7 @@ def reset_turn(s: State) -> None:
     s._draws = 0
     s._drawn = None
     s._line = None
-    s._legal = None
+    s._counted = None
     s._tg = None
     s._plays = None
     s._playable = None

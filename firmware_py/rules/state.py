@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import NamedTuple
-from weakref import ReferenceType
 
 from firmware_py.rules.actions import MEXICAN, Action, Play, TrainId
 from firmware_py.rules.options import Options
@@ -32,6 +31,7 @@ class State:
     __slots__ = (
         "_bcount",
         "_boneyard",
+        "_counted",
         "_counts",
         "_doubles",
         "_drawn",
@@ -39,7 +39,6 @@ class State:
         "_first",
         "_hands",
         "_laid",
-        "_legal",
         "_line",
         "_masks",
         "_named",
@@ -109,10 +108,10 @@ class State:
     _draws: int  # draws since the last tile laid this turn
     _drawn: Tile | None  # the tile just drawn, when known
     _line: int | None  # first-turn train: the train being built
-    # Worked out on first use, shared by the legal view and `apply`.
-    # The view refers to its state, so the state holds it weakly: a cycle would leave every
-    # state to the garbage collector instead of freeing it when the last reference goes.
-    _legal: ReferenceType[LegalActions] | None
+    # Worked out on first use, shared by the legal views of this state and `apply`. Only
+    # plain values: a view refers to its state, and a cycle would leave every state to the
+    # garbage collector instead of freeing it when the last reference goes.
+    _counted: tuple[int, tuple[Action, ...]] | None  # plays, then the DRAW and PASS allowed
     _picked: Picked | None
     _tg: tuple[list[Target], str, list[Target]] | None
     _plays: list[Play] | None
@@ -172,12 +171,7 @@ class State:
 
     @property
     def legal_actions(self) -> LegalActions:
-        ref = self._legal
-        legal = ref() if ref is not None else None
-        if legal is None:
-            legal = LegalActions(self)
-            self._legal = _ref(legal)
-        return legal
+        return LegalActions(self)
 
     def apply(self, action: Action) -> State:
         from firmware_py.rules.engine import apply
@@ -229,7 +223,7 @@ def clone(s: State) -> State:
     n.totals = s.totals
     n.turn = s.turn
     n.went_out = s.went_out
-    n._legal = None
+    n._counted = None
     n._picked = None
     n._tg = None
     n._plays = None
@@ -238,7 +232,6 @@ def clone(s: State) -> State:
 
 
 _new = object.__new__
-_ref = ReferenceType
 
 # Last: the legal view is built from the rules of play, which work on states.
 from firmware_py.rules.legal import LegalActions  # noqa: E402

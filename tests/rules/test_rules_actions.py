@@ -72,4 +72,4 @@ def test_the_legal_view_is_a_read_only_sequence():
     assert list(legal) == [Play(0, Tile(9, 5), 0), Play(0, Tile(9, 5), MEXICAN), Draw(0)]
     assert legal[0] in legal and Draw(0) in legal
     assert Pass(0) not in legal and Play(1, Tile(9, 1), 1) not in legal
-    assert state.legal_actions is legal and state.legal_actions() is legal
+    assert list(state.legal_actions) == list(state.legal_actions()) == list(legal)
