@@ -238,6 +238,16 @@ class Journal:
             return None
         return int(row[0]), dict(json.loads(row[1])), self.entries(int(row[0]))
 
+    def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
+        """The newest game with its entries if it ended with a ranking (not abandoned)."""
+        with self._lock:
+            row = self._db.execute("SELECT id, meta, result FROM games "
+                                   "ORDER BY id DESC LIMIT 1").fetchone()
+        result = json.loads(row[2]) if row is not None and row[2] else {}
+        if not result.get("ranking") or result.get("abandoned"):
+            return None
+        return int(row[0]), dict(json.loads(row[1])), self.entries(int(row[0]))
+
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None:
         with self._writing():
             cursor = self._db.execute(

@@ -15,6 +15,7 @@ docs/table.md tells the players' side.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
@@ -61,6 +62,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Game", "Moment", "Refused", "Table", "TableError", "record_from_entries"]
 
+log = logging.getLogger(__name__)
+
 VIEW_VERSION = 1
 # The options the screens show next to the preset's name.
 KEY_OPTIONS = ("engine", "first_turn", "double_follow", "chicken_foot", "double_blank")
@@ -77,6 +80,7 @@ class _Journal(Protocol):
     def begin_game(self, meta: Mapping[str, Any]) -> int: ...
     def append(self, game_id: int, entry: Mapping[str, Any]) -> int: ...
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
+    def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
 
 
@@ -110,13 +114,27 @@ class Table:
         self._history: list[Moment] = []
         opened = journal.open_game()
         if opened is not None:
-            game_id, meta, entries = opened
-            game = Game.from_meta(meta)
-            self._history = game.replay(entries)
-            self._game, self._game_id = game, game_id
-            self._joined = [game.seats[game.leader]] + [
-                s for s in game.seats if s != game.seats[game.leader]
-            ]
+            self._resume(*opened)
+            if self._history[-1].stage == "over":
+                # The power went between the game's last move and its result.
+                self._finish(abandoned=False)
+        else:
+            ended = journal.ended_game()
+            if ended is not None:
+                # The last game's final ranking stays up, as it was before the restart.
+                try:
+                    self._resume(*ended)
+                except TableError as err:
+                    # It is only shown, never played on: the lobby is as good a start.
+                    log.warning("the last game's ranking cannot be shown: %s", err)
+
+    def _resume(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> None:
+        game = Game.from_meta(meta)
+        self._history = game.replay(entries)
+        self._game, self._game_id = game, game_id
+        self._joined = [game.seats[game.leader]] + [
+            s for s in game.seats if s != game.seats[game.leader]
+        ]
 
     # --- read-only snapshots (safe to read from another thread: never mutated) -------
 

@@ -63,9 +63,24 @@ def test_finished_games_are_listed_and_closed_for_appends(db):
     journal.close()
 
 
+def test_the_newest_game_is_the_ended_one_only_if_it_was_played_out(db):
+    journal = Journal(db)
+    first = journal.begin_game(META)
+    journal.append(first, {"n": 1})
+    assert journal.ended_game() is None  # still open
+    journal.finish_game(first, {"ranking": [1, 0, 2], "winner": "Bo", "abandoned": False})
+    assert journal.ended_game() == (first, META, [{"n": 1}])
+    second = journal.begin_game(META)
+    assert journal.ended_game() is None  # a newer game started
+    journal.finish_game(second, {"ranking": None, "winner": None, "abandoned": True})
+    assert journal.ended_game() is None
+    journal.close()
+
+
 def test_no_open_game_in_a_fresh_journal(db):
     journal = Journal(db)
     assert journal.open_game() is None
+    assert journal.ended_game() is None
     assert journal.games() == []
     journal.close()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -12,7 +13,7 @@ from firmware_py.record import parse_record, replay
 from firmware_py.rules import state_to_json
 from firmware_py.simtable import Driver
 from firmware_py.table import TableError, record_from_entries
-from hardware.events import TagPlaced, TagRemoved
+from hardware.events import Button, TagPlaced, TagRemoved
 
 
 class DirectHardware:
@@ -135,3 +136,49 @@ def test_a_journal_the_table_cannot_rebuild_is_a_clear_error():
            {"t": "action", "action": {"seat": 0, "play": "7-7", "on": 0}}]
     with pytest.raises(TableError, match=r"journal entry 1 .* doesn't match"):
         record_from_entries(meta, bad)
+
+
+def test_a_restart_after_the_game_keeps_its_final_ranking_up(rig_factory, random_bot):
+    rig = rig_factory(rules={"preset": "tournament", "rounds": 1}, seats=3)
+    play(rig, random_bot, seed=11)
+    final = rig.view
+    assert final["phase"] == "game_over"
+    again = rig.restart()
+    view = again.view
+    assert view["phase"] == "game_over"
+    for key in ("ranking", "totals", "scores", "seats", "trains"):
+        assert view[key] == final[key]
+    assert "hold DRAW" in again.press(1, Button.PASS)["rejection"]["text"]
+    view = again.hold(2)  # a new game with the same seats, as before the restart
+    assert view["phase"] == "play" and view["round"] == 1 and view["scores"] == []
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Bo", "Cy"]
+    assert len(again.journal.games()) == 2
+
+
+def test_a_restart_after_an_abandoned_game_opens_the_lobby(rig_factory):
+    rig = rig_factory()
+    rig.start(0, 1)
+    rig.card("new_game")
+    rig.card("new_game")  # abandoned
+    assert rig.restart().view["phase"] == "lobby"
+
+
+def test_a_game_cut_off_before_its_result_was_kept_gets_it_at_restart(
+    rig_factory, random_bot, tmp_path
+):
+    rig = rig_factory(rules={"preset": "tournament", "rounds": 1}, seats=3)
+    play(rig, random_bot, seed=12)
+    [game] = rig.journal.games()
+    entries = rig.journal.entries(game.id)
+    # The same moves in a journal that lost power before the result was written.
+    cut = type(rig)(dataclasses.replace(rig.config, database=tmp_path / "cut.db"))
+    cut_id = cut.journal.begin_game(rig.journal.meta(game.id))
+    for entry in entries:
+        cut.journal.append(cut_id, entry)
+    assert cut.journal.games()[0].finished is None
+    again = cut.restart()
+    assert again.view["phase"] == "game_over"
+    assert again.view["ranking"] == rig.view["ranking"]
+    [summary] = again.journal.games()
+    assert summary.finished is not None and summary.winner == game.winner
+    again.journal.close()
