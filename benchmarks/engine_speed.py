@@ -14,27 +14,44 @@ import cProfile
 import pstats
 import random
 import time
+from collections.abc import Callable
 
 from firmware_py.bots import RandomBot
 from firmware_py.rules import Options, apply, deal, new_game
 
 
-def play(rules: str, seconds: float, seed: int) -> tuple[int, int, float]:
-    """Rounds and actions played in about `seconds` of CPU time, and that time."""
-    options = Options.preset(rules)
-    assert options.deal_for(4)[0] == 12, f"{rules} does not play 4 seats with double-12"
-    bot = RandomBot()
+def timed(play_round: Callable[[random.Random], int], seconds: float, seed: int) -> str:
+    """Play rounds for about `seconds` of CPU time (`play_round` returns the actions it
+    took); the figures as printed."""
     rng = random.Random(seed)
     rounds = actions = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
+        actions += play_round(rng)
+        rounds += 1
+    elapsed = time.process_time() - start
+    return (
+        f"{rounds} rounds, {actions} actions in {elapsed:.1f} s of CPU time\n"
+        f"{rounds / elapsed:.0f} rounds/s, {actions / elapsed:.0f} actions/s "
+        f"({actions / rounds:.0f} actions per round)"
+    )
+
+
+def round_player(rules: str) -> Callable[[random.Random], int]:
+    options = Options.preset(rules)
+    assert options.deal_for(4)[0] == 12, f"{rules} does not play 4 seats with double-12"
+    bot = RandomBot()
+
+    def play_round(rng: random.Random) -> int:
         state = new_game(options, 4)
         state = apply(state, deal(state, rng.getrandbits(32)))
+        actions = 0
         while state.phase == "play":
             state = apply(state, bot.choose(state, rng))
             actions += 1
-        rounds += 1
-    return rounds, actions, time.process_time() - start
+        return actions
+
+    return play_round
 
 
 def main() -> None:
@@ -47,15 +64,8 @@ def main() -> None:
     profiler = cProfile.Profile() if args.profile else None
     if profiler is not None:
         profiler.enable()
-    rounds, actions, elapsed = play(args.rules, args.seconds, args.seed)
-    print(
-        f"{args.rules}, 4 seats, double-12, random bots: {rounds} rounds, {actions} actions "
-        f"in {elapsed:.1f} s of CPU time"
-    )
-    print(
-        f"{rounds / elapsed:.0f} rounds/s, {actions / elapsed:.0f} actions/s "
-        f"({actions / rounds:.0f} actions per round)"
-    )
+    figures = timed(round_player(args.rules), args.seconds, args.seed)
+    print(f"{args.rules}, 4 seats, double-12, random bots: {figures}")
     if profiler is not None:
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
