@@ -12,7 +12,7 @@ from hardware.tags import TagRegistry
 
 
 class Events(queue.Queue[Event]):
-    def take(self, count: int, timeout: float = 3.0) -> list[Event]:
+    def take(self, count: int, timeout: float = 10.0) -> list[Event]:
         """The next `count` events, failing the test if they do not come."""
         got = []
         for _ in range(count):

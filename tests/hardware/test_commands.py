@@ -34,7 +34,7 @@ class Screen(io.StringIO):
             self._changed.notify_all()
             return count
 
-    def wait_for(self, text: str, timeout: float = 5.0) -> None:
+    def wait_for(self, text: str, timeout: float = 10.0) -> None:
         with self._changed:
             if not self._changed.wait_for(lambda: text in self.getvalue(), timeout):
                 pytest.fail(f"{text!r} never shown; the screen says:\n{self.getvalue()}")
@@ -79,7 +79,7 @@ def test_probe_prints_each_event_and_what_the_tag_is(cable, db):
         cable.write(b"\x0267003B51C6CA\x03")
         fake.tap("67003B51C6")
         fake.tap("5A00000001")
-        thread.join(5)
+        thread.join(10)
     fake.close()
     assert result == [0]
     lines = [line.split("  ", 1)[1] for line in screen.getvalue().splitlines()]
@@ -101,7 +101,7 @@ def test_probe_reports_a_reader_that_is_not_there(cable, tmp_path):
         cable.plug()
         screen.wait_for("online")
         FakeLines(cable).tap("04A22B3C")
-        thread.join(5)
+        thread.join(10)
     assert result == [0]
 
 
@@ -128,7 +128,7 @@ def test_enroll_walks_the_set_and_says_at_once_a_tag_tapped_twice(cable, tmp_pat
         screen.wait_for("that tag (04000000000000) is already 6-6; tap 6-5")
         for number in range(1, len(plan)):
             fake.tap(f"04{number:012X}")
-        thread.join(5)
+        thread.join(10)
     assert result == [0]
     out = screen.getvalue()
     assert "tap seat 1's marker" in out

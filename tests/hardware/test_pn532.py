@@ -269,7 +269,7 @@ def fake(cable: PtyCable) -> Iterator[FakePn532]:
 def frames(port: serial.Serial, framer: Framer, count: int) -> list[Frame]:
     """The next `count` frames from the chip, failing the test if they do not come."""
     got: list[Frame] = []
-    deadline = time.monotonic() + 3.0
+    deadline = time.monotonic() + 10.0
     while len(got) < count:
         if time.monotonic() > deadline:
             pytest.fail(f"expected {count} frames from the fake chip, got {got}")
