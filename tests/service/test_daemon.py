@@ -36,7 +36,7 @@ class ViewReader:
 
     def __init__(self, path: Path) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(5)
+        self.sock.settimeout(10)
         self.sock.connect(str(path))
         self.file = self.sock.makefile("rb")
 

@@ -25,7 +25,7 @@ class ViewClient(threading.Thread):
 
     def run(self):
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        for _ in range(500):
+        for _ in range(1000):  # up to 10 s for the service to open its socket
             try:
                 sock.connect(str(self.path))
                 break
