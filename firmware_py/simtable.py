@@ -336,9 +336,14 @@ class Driver:
     def _take_over(self) -> None:
         """A journal's unfinished game: with tracked hands the table knows every hand and
         play goes on (the face-down tiles are shuffled again); with open hands nobody
-        knows them any more, so the game is abandoned with the new-game card."""
+        knows them any more, so the game is abandoned with the new-game card. A game
+        already over (its ranking still up) is not played again: a new one starts."""
         game, m = self.table.game, self.table.moment
-        if game is None or m is None or m.stage == "over":
+        if game is None or m is None:
+            return
+        if m.stage == "over":
+            self.say("The last game is over: a new one with the same seats")
+            self._input(self.hardware.hold, game.seats[0], Button.DRAW)
             return
         if game.tracked and m.stage in ("play", "reveal", "summary"):
             state = m.state

@@ -115,6 +115,17 @@ def test_bots_go_on_with_an_unfinished_tracked_game(rig_factory, random_bot):
     assert game.finished and game.winner
 
 
+def test_bots_started_after_a_finished_game_play_a_new_one(rig_factory, random_bot):
+    rig = rig_factory(rules={"preset": "tournament", "rounds": 1}, seats=3)
+    assert len(play(rig, random_bot, seed=13)) == 1
+    again = rig.restart()
+    assert again.view["phase"] == "game_over"  # the last ranking is still up
+    assert len(play(again, random_bot, seed=14)) == 1  # a new game, not the old result
+    games = again.journal.games()
+    assert len(games) == 2 and all(g.finished and g.winner for g in games)
+    again.journal.close()
+
+
 def test_bots_abandon_an_unfinished_open_game_whose_hands_they_cannot_know(
     rig_factory, random_bot
 ):
