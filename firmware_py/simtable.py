@@ -467,6 +467,12 @@ class Driver:
     def _move(self, game: Game, m: Moment) -> None:
         shadow = m.state if game.tracked else self._open_shadow(game, m)
         turn = m.state.turn
+        if turn is not None and shadow.phase != "play" and shadow.blocked:
+            # The tiles say nobody can play; the table, seeing no hands, asks every seat
+            # to pass once more after a marker opened a train.
+            self._input(self.hardware.press, game.seats[turn], Button.PASS)
+            self._markers(game)
+            return
         if turn is None or shadow.turn != turn:
             raise SimError(f"the table says it is seat {turn}'s turn, the tiles say {shadow.turn}")
         seat = game.seats[turn]

@@ -168,10 +168,8 @@ def _free_targets(s: State) -> tuple[list[Target], str]:
     return out, "free"
 
 
-def _candidate_mask(s: State, seat: int) -> int:
-    """Bitmask of the tiles the seat may be holding and may lay now."""
-    if s._drawn is not None:
-        return 1 << s._drawn.index
+def held_mask(s: State, seat: int) -> int:
+    """Bitmask of the tiles the seat holds (known hands) or may be holding (open hands)."""
     if s._hands is not None:
         return s._masks[seat]
     if s._counts[seat] == 0:
@@ -181,6 +179,13 @@ def _candidate_mask(s: State, seat: int) -> int:
         if other != seat:
             barred |= m
     return set_mask(s._set_size) & ~barred
+
+
+def _candidate_mask(s: State, seat: int) -> int:
+    """Bitmask of the tiles the seat may be holding and may lay now."""
+    if s._drawn is not None:
+        return 1 << s._drawn.index
+    return held_mask(s, seat)
 
 
 def plays_now(s: State) -> list[Play]:

@@ -10,6 +10,7 @@ from firmware_py.rules.choices import (
     double_ends,
     draw_refusal,
     first_own,
+    held_mask,
     not_in_play,
     pass_refusal,
     play_count,
@@ -347,7 +348,25 @@ def _pass(s: State, a: Pass) -> State:
 
 def _pass_effects(n: State, seat: int) -> State:
     """End the turn of `seat` without a further tile (after a draw, or PASS)."""
-    n._passes = n._passes + 1 if not n._laid and not n._bcount else 0
+    marker_up = not n._laid or n._owe
+    if n._laid or n._bcount:
+        n._passes = 0
+    elif marker_up and not n._trains[seat].open and _opens_a_play(n, seat):
+        n._passes = 1  # the seats that passed before it get another turn
+    else:
+        n._passes += 1
     if n._counts[seat] == 0:
         return _went_out(n, seat)
-    return _end_turn(n, not n._laid or n._owe)
+    return _end_turn(n, marker_up)
+
+
+def _opens_a_play(n: State, seat: int) -> bool:
+    """Whether the train `seat`'s marker is about to open ends in a number that a seat
+    which passed before it, in this run of passes, holds or may hold: the round is not
+    blocked while a seat can still play (RULES.md core rule 10)."""
+    suits = 0
+    for target in n._trains[seat].targets(seat):
+        suits |= SUIT_MASK[target[2]]
+    return any(
+        held_mask(n, (seat - back) % n.players) & suits for back in range(1, n._passes + 1)
+    )

@@ -12,6 +12,7 @@ from firmware_py.rules import (
     StartRound,
     Tile,
     apply,
+    legal_actions,
     new_game,
 )
 
@@ -151,6 +152,29 @@ def test_a_blocked_round_is_scored_like_any_other():
     state = run(state, "1 pass")
     assert state.phase == "round_over" and state.blocked
     assert state.scores == ((8, 6),)
+
+
+def test_a_marker_that_opens_a_play_for_a_seat_that_passed_keeps_the_round_going():
+    # Boneyard empty. Seat 0 passes with 2-1 (nothing fits); seat 1 passes and its
+    # marker opens its train at 2: seat 0 can play again, so the round is not blocked.
+    state = start(house(), ["9-8 2-1", "9-2 4-4", "9-3 0-0"])
+    state = run(state, "0 play 9-8 on 0", "1 play 9-2 on 1", "2 play 9-3 on 2")
+    state = run(state, "0 pass", "1 pass", "2 pass")  # seat 2's open 3 helps nobody
+    assert state.phase == "play" and state.turn == 0
+    assert move("0 play 2-1 on 1") in legal_actions(state)
+    state = run(state, "0 play 2-1 on 1")
+    assert state.phase == "round_over" and not state.blocked and state.went_out == 0
+
+
+def test_with_open_hands_a_train_opened_while_passing_gives_every_seat_another_turn():
+    # The table cannot know whether seat 0 holds a 2: the run of passes starts again.
+    state = apply(new_game(house(), 3), StartRound((18, 18, 18), None))
+    assert state.boneyard_count == 0
+    state = run(state, "0 play 9-8 on 0", "1 play 9-2 on 1", "2 play 9-3 on 2")
+    state = run(state, "0 pass", "1 pass", "2 pass", "0 pass")
+    assert state.phase == "play"
+    state = run(state, "1 pass")
+    assert state.phase == "round_over" and state.blocked
 
 
 def test_a_round_over_waits_for_the_next_start_round_and_the_last_one_ends_the_game():
