@@ -174,6 +174,15 @@ def test_a_restart_after_an_abandoned_game_opens_the_lobby(rig_factory):
     assert rig.restart().view["phase"] == "lobby"
 
 
+def test_a_finished_game_that_cannot_be_read_leaves_the_lobby_at_restart(rig_factory):
+    rig = rig_factory()
+    game_id = rig.journal.begin_game({"players": ["Ana", "Bo"], "rules": "no-such-preset"})
+    rig.journal.finish_game(game_id, {"ranking": [0, 1], "winner": "Ana", "abandoned": False})
+    again = rig.restart()  # shown only, never played on: no reason to refuse to start
+    assert again.view["phase"] == "lobby"
+    again.journal.close()
+
+
 def test_a_game_cut_off_before_its_result_was_kept_gets_it_at_restart(
     rig_factory, random_bot, tmp_path
 ):
