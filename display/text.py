@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pygame
+import pygame.freetype
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
@@ -62,6 +63,26 @@ def arabic_font(size: int) -> pygame.font.Font:
     face.set_script("Arab")
     face.set_direction(pygame.DIRECTION_RTL)
     return face
+
+
+@lru_cache(maxsize=2)
+def _glyphs(rtl: bool) -> pygame.freetype.Font:
+    """The font of a run, opened to ask which letters it has (pygame.font cannot tell)."""
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    path = ARABIC_FONT if rtl else Path(pygame.__file__).parent / pygame.font.get_default_font()
+    return pygame.freetype.Font(str(path), 12)
+
+
+def unshown(text: str) -> str:
+    """The letters of `text` that the font of their run lacks, once each in order: the
+    screens would draw them as boxes (a name in a script neither font covers)."""
+    missing: dict[str, None] = {}
+    for piece, rtl in runs(text):
+        for letter, metrics in zip(piece, _glyphs(rtl).get_metrics(piece), strict=True):
+            if metrics is None and not letter.isspace():
+                missing[letter] = None
+    return "".join(missing)
 
 
 def runs(line: str) -> list[tuple[str, bool]]:

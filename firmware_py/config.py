@@ -425,4 +425,24 @@ def run_check_config(args: argparse.Namespace) -> int:
         print(str(err), file=sys.stderr)
         return 2
     print(f"ok: {args.file}\n{summary(config)}")
+    for warning in name_warnings(config):
+        print(f"warning: {warning}")
     return 0
+
+
+def name_warnings(config: Config) -> list[str]:
+    """Seat names with letters the screens have no glyph for (drawn as boxes)."""
+    try:
+        from display.text import unshown  # the screens' fonts decide
+    except ImportError:  # a service installed without its screens
+        return []
+    out = []
+    for seat in config.seats:
+        missing = unshown(seat.name)
+        if missing:
+            out.append(
+                f'seat {seat.seat}\'s name "{seat.name}" has letters the screens cannot show '
+                f"({' '.join(missing)}): they would appear as boxes (the screens' fonts "
+                "cover the Latin, Greek, Cyrillic and Arabic alphabets)"
+            )
+    return out

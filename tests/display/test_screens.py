@@ -213,6 +213,14 @@ def test_a_view_the_screens_cannot_draw_is_refused_before_drawing(change, field)
         check_view(sample)
 
 
+@pytest.mark.parametrize("name,missing", [
+    ("Ana", ""), ("Żaneta", ""), ("Жанна", ""), ("فاطمة", ""), ("Zoë O'Neil", ""),
+    ("రాము", "రాము"), ("太郎", "太郎"), ("Ana 太郎", "太郎"), ("Nguyễn", "ễ"),
+])
+def test_letters_no_screen_font_has_are_named(name, missing):
+    assert text.unshown(name) == missing
+
+
 def test_names_in_arabic_script_are_written_not_boxed(view):
     name = "فرید"
     pieces = text.runs(f"{name}: satisfy the 6-6")

@@ -45,6 +45,18 @@ def test_shipped_examples_are_valid(name, seats, pads, capsys):
     out = capsys.readouterr().out
     assert out.startswith("ok")
     assert f"{seats} seats" in out
+    assert "warning" not in out
+
+
+def test_check_config_warns_of_names_the_screens_would_show_as_boxes(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    text = example_config("table-4").read_text(encoding="utf-8")
+    assert 'name = "East"' in text
+    path.write_text(text.replace('name = "East"', 'name = "రాము"'), encoding="utf-8")
+    assert main(["check-config", str(path)]) == 0  # a warning, not an error
+    out = capsys.readouterr().out
+    [warning] = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert '"రాము"' in warning and "boxes" in warning and "ర" in warning
 
 
 def test_a_minimal_file_takes_the_defaults(tmp_path):
