@@ -1,6 +1,7 @@
 """Soak: bots play every preset at every table size its deal table supports, and after
 every action no tile is lost or doubled and the counts add up; every round is scored
-by the pips left in the hands.
+by the pips left in the hands; a round ends blocked only when no seat can lay a tile
+(checked where `must_play` keeps seats from passing while they could).
 
 Games are shortened to two rounds (`rounds: 2`) to keep the whole soak within about a
 minute: the first round, and the passage to the next with its new deal and engine; the
@@ -15,7 +16,17 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_py.bots import Bot, GreedyBot, RandomBot, play_game
-from firmware_py.rules import PRESETS, Action, Options, StartRound, State, Tile, Train, set_tiles
+from firmware_py.rules import (
+    MEXICAN,
+    PRESETS,
+    Action,
+    Options,
+    StartRound,
+    State,
+    Tile,
+    Train,
+    set_tiles,
+)
 
 SEEDS = range(10)
 DOUBLE_BLANK = Tile(0, 0)
@@ -52,6 +63,8 @@ class Auditor:
         self.check_places(after, self.deal.boneyard)
         if before.phase == "play" and after.phase != "play":
             self.check_scores(after)
+            if after.blocked and self.options.must_play:
+                self.check_blocked(after)
 
     def check_places(self, s: State, dealt_boneyard: tuple[Tile, ...]) -> None:
         hands = [hand or () for hand in s.hands]
@@ -85,6 +98,33 @@ class Auditor:
         assert s.scores[-1] == left
         if s.went_out is not None:
             assert s.scores[-1][s.went_out] == 0
+
+
+    def check_blocked(self, s: State) -> None:
+        """RULES.md 2.10: a round is blocked only when no seat can play (with `must_play`,
+        no seat passes while it could)."""
+        assert s.boneyard_count == 0
+        pending = s.pending_doubles
+        for seat, hand in enumerate(s.hands):
+            if not s.first_turn_done[seat]:
+                continue
+            if pending and self.options.open_double_blocks:
+                ends = {pending[0][1].high}
+            else:
+                ends = set()
+                for train_id, train in s.trains.items():
+                    if train_id in (seat, MEXICAN) or train.open:
+                        ends |= set(open_ends(train))
+            playable = [str(t) for t in hand or () if t.high in ends or t.low in ends]
+            assert not playable, f"blocked, yet seat {seat} can lay {playable} on {ends}"
+
+
+def open_ends(train: Train) -> Iterator[int]:
+    if train.branches:
+        for branch in train.branches:
+            yield from open_ends(branch)
+    else:
+        yield train.tiles[-1].second if train.tiles else train.start
 
 
 def seats(players: int, seed: int) -> list[Bot]:
