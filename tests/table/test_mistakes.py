@@ -1,0 +1,202 @@
+"""What a game night gets wrong: presses at the wrong seat in every stage, taps on the
+wrong pad, cards at odd moments, undo reaching back over the deal. Each is answered on
+screen and leaves the game and the journal as they were."""
+
+from __future__ import annotations
+
+from firmware_py.rules import Tile, set_tiles
+from hardware.events import Button
+
+CHAIN = ["9-1", "1-2", "2-3", "3-4", "4-5", "5-6", "6-7", "7-8"]  # from the 9-9 engine
+LEFT = ["0-0", "8-0", "8-1", "8-2", "8-3", "8-4", "8-5", "8-6"]  # Bo's
+NINES = ["9-0", "9-2", "9-3", "9-4", "9-5", "9-6", "9-7", "9-8"]  # Cy's
+# Tracked, four seats, double-12: Ana 12-11 .. 12-0, Bo 11-11 .. 11-0, and so on.
+TILES = [t for t in reversed(set_tiles(12)) if t is not Tile(12, 12)]
+HANDS = [TILES[12 * e : 12 * e + 12] for e in range(4)]
+
+
+def same_game(before, after):
+    """Everything but the refusal is as it was."""
+    return {k: v for k, v in after.items() if k != "rejection"} == {
+        k: v for k, v in before.items() if k != "rejection"
+    }
+
+
+def three_seats_ana_out(rig_factory, rounds=2):
+    """Tournament, three seats (double-9, 8 tiles each): Ana lays her whole hand."""
+    rig = rig_factory(rules={"preset": "tournament", "rounds": rounds}, seats=3)
+    rig.start(0, 1, 2)
+    for tile in CHAIN:
+        rig.tap(0, tile)
+    return rig
+
+
+def tracked_dealt(rig_factory):
+    rig = rig_factory(rules="tournament", hand_mode="tracked")
+    rig.start(0, 1, 2, 3)
+    for e, hand in enumerate(HANDS):
+        for tile in hand:
+            rig.tap(e, str(tile))
+    return rig
+
+
+def test_the_wrong_seat_in_the_hunt_changes_nothing(rig_factory):
+    rig = rig_factory(rules="classic")
+    rig.start(0, 1, 2, 3)
+    before = rig.view
+    for seat, button in ((2, Button.DRAW), (0, Button.PASS)):
+        view = rig.press(seat, button)
+        assert view["rejection"]["seat"] == seat
+        assert same_game(before, view)
+    assert rig.view["rejection"]["text"] == "First find the 12-12: tap it on your own pad."
+    assert rig.entries() == []
+
+
+def test_in_a_later_round_pass_does_not_lead_and_draw_at_any_seat_does(rig_factory):
+    rig = three_seats_ana_out(rig_factory)  # tournament: `starter: chosen`
+    for seat, tiles in ((1, LEFT), (2, NINES)):
+        for tile in tiles:
+            rig.tap(seat, tile)
+        rig.press(seat, Button.PASS)
+    rig.hold(2)
+    before, count = rig.view, len(rig.entries())
+    view = rig.press(1, Button.PASS)
+    assert view["rejection"] == {"seat": 1, "text": "Press DRAW to lead this round."}
+    assert same_game(before, view) and len(rig.entries()) == count
+    view = rig.tap(1, "5-5")
+    assert view["rejection"]["text"] == "First choose who leads: the first seat to press DRAW."
+    view = rig.press(2)
+    assert view["phase"] == "play" and view["turn"] == 2
+
+
+def test_buttons_during_the_reveal_and_the_summary_are_answered(rig_factory):
+    rig = three_seats_ana_out(rig_factory)
+    before = rig.view
+    view = rig.press(1)
+    assert view["rejection"] == {
+        "seat": 1, "text": "Tap your leftover tiles on your own pad, then PASS.",
+    }
+    view = rig.tap("mexican", "8-0")
+    assert view["rejection"]["text"] == "Tap your leftover tiles on your own pad."
+    view = rig.tap(0, "8-0")  # Ana went out: nothing to show
+    assert view["rejection"]["text"] == "Ana has already shown the leftover tiles."
+    assert same_game(before, view) and rig.entries()[-1]["t"] == "action"
+    for seat, tiles in ((1, LEFT), (2, NINES)):
+        for tile in tiles:
+            rig.tap(seat, tile)
+        rig.press(seat, Button.PASS)
+    before, count = rig.view, len(rig.entries())
+    assert before["prompt"] == "Round 1 over (Ana went out): hold DRAW for round 2"
+    for seat, button in ((0, Button.DRAW), (1, Button.PASS)):
+        view = rig.press(seat, button)
+        assert view["rejection"] == {
+            "seat": seat, "text": "The round is over: hold DRAW for the next round.",
+        }
+        assert same_game(before, view)
+    view = rig.tap(1, "8-0")
+    assert view["rejection"]["text"] == "The round is over: hold DRAW for the next round."
+    assert len(rig.entries()) == count
+
+
+def test_holding_pass_reaches_back_over_the_end_of_a_round(rig_factory):
+    rig = three_seats_ana_out(rig_factory)
+    assert rig.view["phase"] == "round_over"
+    view = rig.hold(1, Button.PASS)  # Ana went out, not Bo
+    assert view["rejection"]["text"] == "Bo has nothing to undo: the last move was not yours."
+    view = rig.hold(0, Button.PASS)  # Ana takes back the tile that ended the round
+    assert view["phase"] == "play" and view["turn"] == 0
+    assert view["trains"][0]["tiles"][-1] == "6-7"
+    assert view["seats"][0]["hand"] == 1 and view["alerts"] == ["Ana has one tile left"]
+    assert rig.entries()[-1] == {"t": "undo"}
+
+
+def test_the_undo_card_walks_a_tracked_game_back_into_the_deal(rig_factory):
+    rig = tracked_dealt(rig_factory)
+    rig.tap(0, "12-0")
+    rig.press(0, Button.PASS)
+    rig.press(1)
+    rig.tap(1, "8-5")
+    steps = [
+        ("play", [11, 12, 12, 12], "Bo: tap the tile you drew on your own pad"),
+        ("play", [11, 12, 12, 12], "Bo: lay your train, then PASS"),
+        ("play", [11, 12, 12, 12], "Ana: lay your train, then PASS"),
+        ("play", [12, 12, 12, 12], "Put the 12-12 in the hub. Ana: lay your train, then PASS"),
+        ("deal", [12, 12, 12, 11], None),
+        ("deal", [12, 12, 12, 10], None),
+    ]
+    for phase, hands, prompt in steps:
+        view = rig.card("undo")
+        assert (view["phase"], [s["hand"] for s in view["seats"]]) == (phase, hands)
+        if prompt is not None:
+            assert view["prompt"] == prompt
+    assert view["prompt"].endswith("(Ana 12/12, Bo 12/12, Cy 12/12, Di 10/12)")
+    assert view["boneyard"] == 91 - 1 - 46
+    # The tiles undone are tapped again; a tile still dealt is not.
+    assert rig.tap(3, str(HANDS[2][0]))["rejection"]["text"] == (
+        f"The {HANDS[2][0]} is already in Cy's hand."
+    )
+    rig.tap(3, str(HANDS[3][-2]))
+    view = rig.tap(3, str(HANDS[3][-1]))
+    assert view["phase"] == "play" and view["turn"] == 0
+    again = rig.restart()
+    assert again.table.moment.state.hands == rig.table.moment.state.hands
+
+
+def test_holding_pass_takes_back_a_tracked_draw_and_its_tile(rig_factory):
+    rig = tracked_dealt(rig_factory)
+    rig.tap(0, "12-0")
+    rig.press(0, Button.PASS)
+    rig.press(1)
+    view = rig.tap("mexican", "8-5")  # the drawn tile on the wrong pad
+    assert view["rejection"]["text"] == "Bo: tap the tile you drew on your own pad."
+    assert view["seats"][1]["hand"] == 12
+    view = rig.tap(1, "8-5")
+    assert view["turn"] == 2 and view["seats"][1]["hand"] == 13
+    view = rig.hold(2, Button.PASS)
+    assert view["rejection"]["text"] == "Cy has nothing to undo: the last move was not yours."
+    view = rig.hold(1, Button.PASS)
+    assert view["turn"] == 1 and view["seats"][1]["hand"] == 12
+    assert view["prompt"] == "Bo: tap the tile you drew on your own pad"
+    view = rig.hold(1, Button.PASS)
+    assert view["prompt"] == "Bo: lay your train, then PASS"
+    assert [e["t"] for e in rig.entries()][-4:] == ["drawing", "action", "undo", "undo"]
+    assert rig.table.moment.state.boneyard_count == 91 - 1 - 48
+
+
+def test_markers_and_cards_during_the_deal_leave_the_deal_alone(rig_factory):
+    rig = rig_factory(rules="tournament", hand_mode="tracked")
+    rig.start(0, 1, 2, 3)
+    rig.tap(1, "3-1")
+    before = rig.view
+    rig.tap(1, "M1")  # a marker on its pad is sensed, never dealt
+    view = rig.card("next_preset")
+    assert view["rejection"]["text"] == "The preset can change between games only."
+    assert view["preset"] == "tournament"
+    view = rig.tap(1, "13-1")
+    assert view["rejection"]["text"] == "The 13-1 is not in this game's double-12 set."
+    view = rig.press(2, Button.PASS)
+    assert view["rejection"]["text"] == (
+        "The deal is not finished: tap your dealt tiles on your own pad."
+    )
+    assert same_game(before, view)
+    assert rig.entries() == [{"t": "dealt", "seat": 1, "tile": "3-1"}]
+    view = rig.card("undo")
+    assert [s["hand"] for s in view["seats"]] == [0, 0, 0, 0]
+
+
+def test_a_new_game_after_the_ranking_can_have_fewer_seats(rig_factory):
+    rig = three_seats_ana_out(rig_factory, rounds=1)
+    for seat, tiles in ((1, LEFT), (2, NINES)):
+        for tile in tiles:
+            rig.tap(seat, tile)
+        rig.press(seat, Button.PASS)
+    assert rig.view["phase"] == "game_over"
+    view = rig.press(2)  # Cy goes home: the lobby, Cy no longer joined
+    assert view["phase"] == "lobby"
+    assert [s["joined"] for s in view["seats"]] == [True, True, False]
+    view = rig.hold(1)
+    assert view["phase"] == "play" and [s["name"] for s in view["seats"]] == ["Ana", "Bo"]
+    assert view["engine"] == "9-9" and [s["hand"] for s in view["seats"]] == [8, 8]
+    assert view["turn"] == 0  # Ana joined first
+    assert rig.journal.open_game()[1]["players"] == ["Ana", "Bo"]
+    assert len(rig.journal.games()) == 2
