@@ -169,8 +169,12 @@ class Table:
         except Refused as refusal:
             self._reject(self._view_seat(getattr(event, "seat", None)), str(refusal))
         except RulesError as err:
+            # A button names who acted (a seat's reveal); a tap is played for the turn.
+            seat = self._view_seat(getattr(event, "seat", None))
             m = self._moment()
-            self._reject(m.state.turn if m is not None else None, self._speak(str(err)))
+            if seat is None and m is not None:
+                seat = m.state.turn
+            self._reject(seat, self._speak(str(err)))
         return True
 
     def _dispatch(self, event: Event) -> bool:

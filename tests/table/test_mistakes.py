@@ -200,3 +200,13 @@ def test_a_new_game_after_the_ranking_can_have_fewer_seats(rig_factory):
     assert view["turn"] == 0  # Ana joined first
     assert rig.journal.open_game()[1]["players"] == ["Ana", "Bo"]
     assert len(rig.journal.games()) == 2
+
+
+def test_a_refused_reveal_names_the_seat_that_pressed_pass(rig_factory):
+    rig = three_seats_ana_out(rig_factory)
+    before = rig.view
+    view = rig.press(1, Button.PASS)  # before tapping anything
+    assert view["rejection"] == {"seat": 1, "text": "Bo holds 8 tile(s), not 0."}
+    view = rig.press(0, Button.PASS)  # Ana went out
+    assert view["rejection"] == {"seat": 0, "text": "Ana has nothing to reveal."}
+    assert same_game(before, view) and rig.entries()[-1]["t"] == "action"
