@@ -227,7 +227,8 @@ class Table:
                 return self._undo(by=me)
             if m.stage == "summary":
                 return self._commit({"t": "next"})
-            return False
+            # Held, DRAW does nothing here; a plain press would have.
+            raise Refused("Holding DRAW does nothing now: press it and let go.")
         if m.stage == "lead":
             if button is Button.DRAW:
                 return self._commit({"t": "lead", "seat": me})

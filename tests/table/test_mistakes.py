@@ -210,3 +210,20 @@ def test_a_refused_reveal_names_the_seat_that_pressed_pass(rig_factory):
     view = rig.press(0, Button.PASS)  # Ana went out
     assert view["rejection"] == {"seat": 0, "text": "Ana has nothing to reveal."}
     assert same_game(before, view) and rig.entries()[-1]["t"] == "action"
+
+
+def test_holding_draw_in_play_is_answered_and_draws_nothing(rig_factory):
+    rig = rig_factory(rules="tournament")
+    rig.start(1, 0, 2, 3)
+    rig.tap(1, "12-5")
+    rig.press(1, Button.PASS)
+    before = rig.view
+    for seat in (2, 3):  # the seat to play, held too long; another seat
+        view = rig.hold(seat)
+        assert view["rejection"] == {
+            "seat": seat, "text": "Holding DRAW does nothing now: press it and let go.",
+        }
+        assert same_game(before, view)
+    assert len(rig.entries()) == 2
+    view = rig.press(2)
+    assert view["seats"][2]["hand"] == 13 and view["rejection"] is None
