@@ -287,8 +287,10 @@ class Table:
             raise Refused(f"Tag {uid} is bound to something the table does not use.")
         tile = Tile.parse(binding.value)
         game, m = self._game, self._moment()
-        if game is None or m is None or m.stage == "over":
+        if game is None or m is None:
             raise Refused("No game is running: press DRAW to join, hold DRAW to start.")
+        if m.stage == "over":
+            raise Refused("The game is over: hold DRAW for a new game with the same seats.")
         owner = self._pad_owner(game, pad)
         if m.stage == "deal":
             if owner is None:
@@ -315,7 +317,8 @@ class Table:
             return self._act(Draw(m.drawing, tile))
         train: TrainId | None = MEXICAN if pad == MEXICAN else owner
         if train is None:
-            raise Refused(f"{self._pad_name(pad).capitalize()} is not a train of this game.")
+            where = self._pad_name(pad)
+            raise Refused(f"{where[0].upper()}{where[1:]} is not a train of this game.")
         return self._play(game, m, Play(turn, tile, train))
 
     def _play(self, game: Game, m: Moment, play: Play) -> bool:

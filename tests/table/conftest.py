@@ -42,12 +42,17 @@ def lookup(uid: str) -> Binding | None:
 
 
 def make_config(
-    tmp_path: Path, *, seats: int = 4, rules: Any = "tournament", hand_mode: str = "open"
+    tmp_path: Path,
+    *,
+    seats: int = 4,
+    rules: Any = "tournament",
+    hand_mode: str = "open",
+    names: tuple[str, ...] = NAMES,
 ) -> Config:
     pads = [str(s) for s in range(seats)] + ["mexican"]
     return dataclasses.replace(
         load_config(example_config("sim")),
-        seats=tuple(SeatConfig(s, NAMES[s], 0, 0) for s in range(seats)),
+        seats=tuple(SeatConfig(s, names[s], 0, 0) for s in range(seats)),
         readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
         rules=rules,
         presets=("classic", "tournament", "family", "simple", "hub"),

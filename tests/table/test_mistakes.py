@@ -227,3 +227,24 @@ def test_holding_draw_in_play_is_answered_and_draws_nothing(rig_factory):
     assert len(rig.entries()) == 2
     view = rig.press(2)
     assert view["seats"][2]["hand"] == 13 and view["rejection"] is None
+
+
+def test_a_tile_tapped_at_the_ranking_says_how_to_go_on(rig_factory):
+    rig = three_seats_ana_out(rig_factory, rounds=1)
+    for seat, tiles in ((1, LEFT), (2, NINES)):
+        for tile in tiles:
+            rig.tap(seat, tile)
+        rig.press(seat, Button.PASS)
+    view = rig.tap(0, "5-5")
+    assert view["phase"] == "game_over"
+    assert view["rejection"]["text"] == (
+        "The game is over: hold DRAW for a new game with the same seats."
+    )
+
+
+def test_a_pad_outside_the_game_keeps_the_capitals_of_its_seats_name(rig_factory):
+    rig = rig_factory(rules="tournament", seats=3, names=("Ana", "Bo", "DeShawn"))
+    rig.start(0, 1)
+    view = rig.tap(2, "9-1")
+    assert view["rejection"]["text"] == "DeShawn's pad is not a train of this game."
+    assert view["trains"][0]["tiles"] == []
