@@ -615,6 +615,12 @@ class Table:
         online, _ = self._readers.get(pad, (False, None))
         return str(seat) in self._markers.get(pad, set()) if online else None
 
+    def _marker_astray(self, seat: int) -> str | None:
+        """The pad of another train where a seat's marker lies, if one senses it."""
+        for pad, markers in self._markers.items():
+            if pad != str(seat) and str(seat) in markers and self._readers.get(pad, (False,))[0]:
+                return pad
+        return None
 
     @staticmethod
     def _hand(game: Game, m: Moment, e: int) -> int:
@@ -720,6 +726,15 @@ class Table:
         for e, seat in enumerate(game.seats):
             expected = state.trains[e].open
             sensed = self._marker_sensed(seat)
+            astray = None if sensed else self._marker_astray(seat)
+            if astray is not None:
+                where = self._pad_name(astray)
+                alerts.append(
+                    f"{game.names[e]}: move your marker from {where} to your own pad"
+                    if expected
+                    else f"{game.names[e]}: take your marker back from {where}"
+                )
+                continue
             if sensed is None:
                 # Without a reader on that pad the table can only remind at the change.
                 was = before.trains[e].open if before is not None and before.round else expected

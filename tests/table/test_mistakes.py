@@ -5,7 +5,7 @@ screen and leaves the game and the journal as they were."""
 from __future__ import annotations
 
 from firmware_py.rules import Tile, set_tiles
-from hardware.events import Button
+from hardware.events import Button, TagPlaced, TagRemoved
 
 CHAIN = ["9-1", "1-2", "2-3", "3-4", "4-5", "5-6", "6-7", "7-8"]  # from the 9-9 engine
 LEFT = ["0-0", "8-0", "8-1", "8-2", "8-3", "8-4", "8-5", "8-6"]  # Bo's
@@ -248,3 +248,32 @@ def test_a_pad_outside_the_game_keeps_the_capitals_of_its_seats_name(rig_factory
     view = rig.tap(2, "9-1")
     assert view["rejection"]["text"] == "DeShawn's pad is not a train of this game."
     assert view["trains"][0]["tiles"] == []
+
+
+def test_markers_on_each_others_pads_are_named_where_they_lie(rig_factory):
+    rig = rig_factory(rules="tournament")
+    rig.start(1, 0, 2, 3)
+    rig.readers_online()
+    rig.tap(1, "12-5")
+    rig.press(1, Button.PASS)
+    for seat in (2, 3):  # Cy and Di draw and pass: their trains open
+        rig.press(seat)
+        rig.press(seat, Button.PASS)
+    assert rig.view["alerts"] == ["Cy: put your marker out", "Di: put your marker out"]
+    rig.send(TagPlaced("3", "M2"))
+    rig.send(TagPlaced("2", "M3"))
+    rig.send(TagPlaced("mexican", "M1"))  # Bo's train is closed
+    view = rig.view
+    assert view["alerts"] == [
+        "Bo: take your marker back from the Mexican train's pad",
+        "Cy: move your marker from Di's pad to your own pad",
+        "Di: move your marker from Cy's pad to your own pad",
+    ]
+    assert [s["marker_sensed"] for s in view["seats"]] == [False, False, False, False]
+    view = rig.tap(0, "12-1")  # play goes on all the same
+    assert view["trains"][0]["tiles"] == ["12-1"]
+    for pad, uid in (("3", "M2"), ("2", "M3"), ("mexican", "M1")):
+        rig.send(TagRemoved(pad, uid))
+    rig.send(TagPlaced("2", "M2"))
+    rig.send(TagPlaced("3", "M3"))
+    assert rig.view["alerts"] == []
