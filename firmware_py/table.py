@@ -343,6 +343,9 @@ class Table:
             m = self._moment()
             if self._game is not None and m is not None and m.stage != "over":
                 raise Refused("The preset can change between games only.")
+            if self._game is not None:
+                # From the final ranking to the lobby, where the preset is shown.
+                self._game, self._history, self._game_id = None, [], None
             presets = list(self._config.presets) or [preset_name(self._rules)]
             current = preset_name(self._rules)
             index = presets.index(current) + 1 if current in presets else 0

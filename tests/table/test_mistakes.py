@@ -277,3 +277,19 @@ def test_markers_on_each_others_pads_are_named_where_they_lie(rig_factory):
     rig.send(TagPlaced("2", "M2"))
     rig.send(TagPlaced("3", "M3"))
     assert rig.view["alerts"] == []
+
+
+def test_the_next_preset_card_at_the_ranking_shows_the_lobby_with_the_seats(rig_factory):
+    rig = three_seats_ana_out(rig_factory, rounds=1)
+    for seat, tiles in ((1, LEFT), (2, NINES)):
+        for tile in tiles:
+            rig.tap(seat, tile)
+        rig.press(seat, Button.PASS)
+    assert rig.view["phase"] == "game_over"
+    view = rig.card("next_preset")
+    assert view["phase"] == "lobby" and view["preset"] == "family"
+    assert [s["joined"] for s in view["seats"]] == [True, True, True]
+    assert view["rejection"] is None
+    view = rig.hold(1)
+    assert view["preset"] == "family" and [s["name"] for s in view["seats"]] == ["Ana", "Bo", "Cy"]
+    assert rig.journal.open_game()[1]["preset"] == "family"
