@@ -114,7 +114,8 @@ class Table:
         self._history: list[Moment] = []
         opened = journal.open_game()
         if opened is not None:
-            self._resume(*opened)
+            # The game goes on as it was, and so does the preset chosen for it.
+            self._rules = self._resume(*opened).rules
             if self._history[-1].stage == "over":
                 # The power went between the game's last move and its result.
                 self._finish(abandoned=False)
@@ -128,13 +129,14 @@ class Table:
                     # It is only shown, never played on: the lobby is as good a start.
                     log.warning("the last game's ranking cannot be shown: %s", err)
 
-    def _resume(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> None:
+    def _resume(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> Game:
         game = Game.from_meta(meta)
         self._history = game.replay(entries)
         self._game, self._game_id = game, game_id
         self._joined = [game.seats[game.leader]] + [
             s for s in game.seats if s != game.seats[game.leader]
         ]
+        return game
 
     # --- read-only snapshots (safe to read from another thread: never mutated) -------
 

@@ -293,3 +293,15 @@ def test_the_next_preset_card_at_the_ranking_shows_the_lobby_with_the_seats(rig_
     view = rig.hold(1)
     assert view["preset"] == "family" and [s["name"] for s in view["seats"]] == ["Ana", "Bo", "Cy"]
     assert rig.journal.open_game()[1]["preset"] == "family"
+
+
+def test_a_restart_in_a_game_keeps_the_preset_chosen_for_it(rig_factory):
+    rig = rig_factory(rules="classic")
+    rig.card("next_preset")
+    rig.start(0, 1)
+    assert rig.view["preset"] == "tournament"
+    again = rig.restart()
+    assert again.view["preset"] == "tournament"
+    again.card("new_game")
+    view = again.card("new_game")  # abandoned: the lobby as it was before the power cut
+    assert view["phase"] == "lobby" and view["preset"] == "tournament"
