@@ -307,6 +307,11 @@ class Table:
         if m.stage == "reveal":
             if owner is None:
                 raise Refused("Tap your leftover tiles on your own pad.")
+            if tile.high > game.set_size:
+                raise Refused(f"The {tile} is not in this game's double-{game.set_size} set.")
+            for other, shown in enumerate(m.shown):
+                if other != owner and tile in shown:
+                    raise Refused(f"The {tile} is already shown by {game.names[other]}.")
             return self._commit({"t": "shown", "seat": owner, "tile": str(tile)})
         if m.stage != "play":
             raise Refused(game.waiting_for(m))

@@ -305,3 +305,21 @@ def test_a_restart_in_a_game_keeps_the_preset_chosen_for_it(rig_factory):
     again.card("new_game")
     view = again.card("new_game")  # abandoned: the lobby as it was before the power cut
     assert view["phase"] == "lobby" and view["preset"] == "tournament"
+
+
+def test_a_leftover_tile_shown_by_another_seat_or_from_another_set_is_refused(rig_factory):
+    rig = three_seats_ana_out(rig_factory)
+    rig.tap(1, "8-0")
+    before, count = rig.view, len(rig.entries())
+    view = rig.tap(2, "0-8")
+    assert view["rejection"]["text"] == "The 8-0 is already shown by Bo."
+    view = rig.tap(2, "12-5")  # a tile of the double-12 box, not of this double-9 game
+    assert view["rejection"]["text"] == "The 12-5 is not in this game's double-9 set."
+    assert same_game(before, view) and len(rig.entries()) == count
+    assert view["prompt"].endswith("(Bo 1/8, Cy 0/8)")
+    for tile in [LEFT[0], *LEFT[2:]]:
+        rig.tap(1, tile)
+    view = rig.press(1, Button.PASS)
+    assert view["prompt"].endswith("(Cy 0/8)")
+    view = rig.tap(2, "8-3")  # Bo's, revealed
+    assert view["rejection"]["text"] == "The 8-3 is already shown by Bo."
