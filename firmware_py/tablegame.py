@@ -348,7 +348,8 @@ class Game:
             stage=_stage_of(state),
             drawing=None,
             shown=() if isinstance(action, StartRound) else m.shown,
-            actor=getattr(action, "seat", None),
+            # A round is started by the input that completed its setup: that seat acted.
+            actor=m.actor if isinstance(action, StartRound) else getattr(action, "seat", None),
             last_play=last_play,
             steps=_Step(action, m.steps),
         )

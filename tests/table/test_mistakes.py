@@ -323,3 +323,23 @@ def test_a_leftover_tile_shown_by_another_seat_or_from_another_set_is_refused(ri
     assert view["prompt"].endswith("(Cy 0/8)")
     view = rig.tap(2, "8-3")  # Bo's, revealed
     assert view["rejection"]["text"] == "The 8-3 is already shown by Bo."
+
+
+def test_the_seat_whose_tap_starts_the_round_can_take_it_back(rig_factory):
+    rig = tracked_dealt(rig_factory)  # Di's last dealt tile started the round
+    assert rig.view["phase"] == "play"
+    view = rig.hold(0, Button.PASS)
+    assert view["rejection"]["text"] == "Ana has nothing to undo: the last move was not yours."
+    view = rig.hold(3, Button.PASS)
+    assert view["phase"] == "deal" and [s["hand"] for s in view["seats"]] == [12, 12, 12, 11]
+    assert rig.entries()[-1] == {"t": "undo"}
+
+
+def test_the_holder_who_taps_the_engine_can_take_it_back(rig_factory):
+    rig = rig_factory(rules="classic")
+    rig.start(0, 1, 2, 3)
+    view = rig.tap(2, "12-12")
+    assert view["phase"] == "play" and view["turn"] == 2
+    view = rig.hold(2, Button.PASS)
+    assert view["phase"] == "deal" and view["prompt"].endswith("nobody? Ana: press DRAW")
+    assert [s["hand"] for s in view["seats"]] == [15, 15, 15, 15]
