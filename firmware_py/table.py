@@ -278,6 +278,9 @@ class Table:
 
     def _tag(self, pad: str, uid: str) -> bool:
         binding = self._lookup(uid)
+        if binding is None or binding.kind not in ("marker", "card"):
+            # Abandoning a game is confirmed by the very next input only.
+            self._abandon_armed = False
         if binding is None:
             raise Refused(f"Unknown tag {uid} on {self._pad_name(pad)}.")
         if binding.kind == "marker":
@@ -344,6 +347,8 @@ class Table:
         raise refusal
 
     def _card(self, card: str) -> bool:
+        if card != "new_game":
+            self._abandon_armed = False
         if card == "undo":
             return self._undo(by=None)
         if card == "next_preset":

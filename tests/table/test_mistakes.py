@@ -343,3 +343,19 @@ def test_the_holder_who_taps_the_engine_can_take_it_back(rig_factory):
     view = rig.hold(2, Button.PASS)
     assert view["phase"] == "deal" and view["prompt"].endswith("nobody? Ana: press DRAW")
     assert [s["hand"] for s in view["seats"]] == [15, 15, 15, 15]
+
+
+def test_abandoning_needs_the_new_game_card_twice_in_a_row(rig_factory):
+    rig = rig_factory(rules="tournament")
+    rig.start(1, 0, 2, 3)
+    asked = "A game is running: tap the new-game card again to abandon it."
+    for between in (lambda: rig.tap(1, "7-3"), lambda: rig.card("undo")):
+        assert rig.card("new_game")["rejection"]["text"] == asked
+        between()  # a refused tile, a refused undo: the question is forgotten
+        view = rig.card("new_game")
+        assert view["phase"] == "play" and view["rejection"]["text"] == asked
+        rig.press(2)  # a press (refused too) forgets it as well
+    rig.card("new_game")
+    rig.send(TagPlaced("0", "M0"))  # a marker is sensed, not an input
+    view = rig.card("new_game")
+    assert view["phase"] == "lobby" and rig.journal.open_game() is None
