@@ -710,7 +710,8 @@ class Table:
         if state.pending_doubles:
             train_id, tile = state.pending_doubles[0]
             return f"{fresh}{name}: satisfy the {tile} on {self._train_title(game, train_id)}"
-        if isinstance(last, Draw) and last.seat == state.turn:
+        if isinstance(last, Draw) and last.seat == state.turn and last.tile is not state.engine:
+            # (A draw that turned up the engine laid it: that seat leads the round.)
             return f"{name}: play the drawn tile or PASS"
         if game.option("first_turn") == "train" and not state.first_turn_done[state.turn]:
             return f"{fresh}{name}: lay your train, then PASS"

@@ -359,3 +359,21 @@ def test_abandoning_needs_the_new_game_card_twice_in_a_row(rig_factory):
     rig.send(TagPlaced("0", "M0"))  # a marker is sensed, not an input
     view = rig.card("new_game")
     assert view["phase"] == "lobby" and rig.journal.open_game() is None
+
+
+def test_a_tracked_hunt_draw_that_turns_up_the_engine_lets_that_seat_lead(rig_factory):
+    rig = rig_factory(rules={"preset": "classic", "set": 6}, hand_mode="tracked", seats=2)
+    rig.start(0, 1)
+    tiles = [t for t in set_tiles(6) if t is not Tile(6, 6)]
+    for e in range(2):
+        for tile in tiles[7 * e : 7 * e + 7]:
+            rig.tap(e, str(tile))
+    view = rig.view
+    assert view["phase"] == "deal" and view["prompt"] == "Ana: press DRAW to look for the 6-6"
+    assert rig.press(1)["rejection"]["text"] == "Not your turn: it's Ana's turn."
+    rig.press(0)
+    view = rig.tap(0, "6-6")
+    assert view["phase"] == "play" and view["engine_laid"] and view["turn"] == 0
+    assert [s["hand"] for s in view["seats"]] == [7, 7] and view["boneyard"] == 28 - 15
+    # Ana leads: nothing drawn is waiting to be played.
+    assert view["prompt"] == "Ana: lay your train, then PASS"
