@@ -5,7 +5,7 @@ screen and leaves the game and the journal as they were."""
 from __future__ import annotations
 
 from firmware_py.rules import Tile, set_tiles
-from hardware.events import Button, TagPlaced, TagRemoved
+from hardware.events import Button, ReaderOffline, TagPlaced, TagRemoved
 
 CHAIN = ["9-1", "1-2", "2-3", "3-4", "4-5", "5-6", "6-7", "7-8"]  # from the 9-9 engine
 LEFT = ["0-0", "8-0", "8-1", "8-2", "8-3", "8-4", "8-5", "8-6"]  # Bo's
@@ -377,3 +377,29 @@ def test_a_tracked_hunt_draw_that_turns_up_the_engine_lets_that_seat_lead(rig_fa
     assert [s["hand"] for s in view["seats"]] == [7, 7] and view["boneyard"] == 28 - 15
     # Ana leads: nothing drawn is waiting to be played.
     assert view["prompt"] == "Ana: lay your train, then PASS"
+
+
+def test_a_reader_going_offline_mid_turn_leaves_reminders_at_the_changes(rig_factory):
+    rig = rig_factory(rules="tournament")
+    rig.start(1, 0, 2, 3)
+    rig.readers_online()
+    rig.tap(1, "12-5")
+    rig.press(1, Button.PASS)
+    rig.press(2)
+    rig.press(2, Button.PASS)  # Cy's train opens; his marker goes out
+    rig.send(TagPlaced("2", "M2"))
+    rig.tap(3, "12-1")
+    rig.press(3, Button.PASS)
+    rig.tap(0, "12-3")
+    rig.press(0, Button.PASS)
+    rig.send(ReaderOffline("2", "unplugged"))  # while Bo is playing
+    view = rig.view
+    assert view["seats"][2]["marker_sensed"] is None and view["alerts"] == []
+    assert {"pad": "2", "online": False, "reason": "unplugged"} in view["readers"]
+    view = rig.tap(1, "5-2")
+    assert view["turn"] == 2 and view["alerts"] == []
+    view = rig.tap(2, "12-6")  # Cy's train closes: the table reminds him without seeing
+    assert view["trains"][2]["tiles"] == ["12-6"] and not view["trains"][2]["open"]
+    assert view["turn"] == 3 and view["alerts"] == ["Cy: take your marker back"]
+    view = rig.press(3)
+    assert view["seats"][3]["hand"] == 12 and view["alerts"] == []
