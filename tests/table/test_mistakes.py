@@ -190,7 +190,13 @@ def test_a_new_game_after_the_ranking_can_have_fewer_seats(rig_factory):
         for tile in tiles:
             rig.tap(seat, tile)
         rig.press(seat, Button.PASS)
-    assert rig.view["phase"] == "game_over"
+    before, games = rig.view, rig.journal.games()
+    assert before["phase"] == "game_over"
+    view = rig.press(0, Button.PASS)
+    assert view["rejection"] == {
+        "seat": 0, "text": "The game is over: hold DRAW for a new game with the same seats.",
+    }
+    assert same_game(before, view) and rig.journal.games() == games
     view = rig.press(2)  # Cy goes home: the lobby, Cy no longer joined
     assert view["phase"] == "lobby"
     assert [s["joined"] for s in view["seats"]] == [True, True, False]
