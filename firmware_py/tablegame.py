@@ -21,8 +21,8 @@ Seats in entries, moves and the view during a game are the game's seats (0..play
 clockwise among the seats that joined); the table's own seat numbers name the buttons
 and the pads. Starting a round (`StartRound`) is never an entry: it follows from the
 game's meta and the entries before it, so replaying the entries rebuilds every moment
-of the game. A finished game is closed in the journal: after a restart the table waits
-in the lobby.
+of the game. A finished game is closed in the journal: after a restart the table shows
+its final ranking again if it was played out, and the lobby if it was abandoned.
 """
 
 from __future__ import annotations
