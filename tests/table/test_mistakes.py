@@ -4,15 +4,14 @@ screen and leaves the game and the journal as they were."""
 
 from __future__ import annotations
 
+from tracked_deal import HANDS, dealt
+
 from firmware_py.rules import Tile, set_tiles
 from hardware.events import Button, ReaderOffline, TagPlaced, TagRemoved
 
 CHAIN = ["9-1", "1-2", "2-3", "3-4", "4-5", "5-6", "6-7", "7-8"]  # from the 9-9 engine
 LEFT = ["0-0", "8-0", "8-1", "8-2", "8-3", "8-4", "8-5", "8-6"]  # Bo's
 NINES = ["9-0", "9-2", "9-3", "9-4", "9-5", "9-6", "9-7", "9-8"]  # Cy's
-# Tracked, four seats, double-12: Ana 12-11 .. 12-0, Bo 11-11 .. 11-0, and so on.
-TILES = [t for t in reversed(set_tiles(12)) if t is not Tile(12, 12)]
-HANDS = [TILES[12 * e : 12 * e + 12] for e in range(4)]
 
 
 def same_game(before, after):
@@ -31,12 +30,13 @@ def three_seats_ana_out(rig_factory, rounds=2):
     return rig
 
 
-def tracked_dealt(rig_factory):
-    rig = rig_factory(rules="tournament", hand_mode="tracked")
-    rig.start(0, 1, 2, 3)
-    for e, hand in enumerate(HANDS):
-        for tile in hand:
-            rig.tap(e, str(tile))
+def played_out(rig_factory):
+    """A one-round game at its final ranking: Ana out, Bo and Cy have shown their tiles."""
+    rig = three_seats_ana_out(rig_factory, rounds=1)
+    for seat, tiles in ((1, LEFT), (2, NINES)):
+        for tile in tiles:
+            rig.tap(seat, tile)
+        rig.press(seat, Button.PASS)
     return rig
 
 
@@ -111,7 +111,7 @@ def test_holding_pass_reaches_back_over_the_end_of_a_round(rig_factory):
 
 
 def test_the_undo_card_walks_a_tracked_game_back_into_the_deal(rig_factory):
-    rig = tracked_dealt(rig_factory)
+    rig = dealt(rig_factory)
     rig.tap(0, "12-0")
     rig.press(0, Button.PASS)
     rig.press(1)
@@ -143,7 +143,7 @@ def test_the_undo_card_walks_a_tracked_game_back_into_the_deal(rig_factory):
 
 
 def test_holding_pass_takes_back_a_tracked_draw_and_its_tile(rig_factory):
-    rig = tracked_dealt(rig_factory)
+    rig = dealt(rig_factory)
     rig.tap(0, "12-0")
     rig.press(0, Button.PASS)
     rig.press(1)
@@ -185,11 +185,7 @@ def test_markers_and_cards_during_the_deal_leave_the_deal_alone(rig_factory):
 
 
 def test_a_new_game_after_the_ranking_can_have_fewer_seats(rig_factory):
-    rig = three_seats_ana_out(rig_factory, rounds=1)
-    for seat, tiles in ((1, LEFT), (2, NINES)):
-        for tile in tiles:
-            rig.tap(seat, tile)
-        rig.press(seat, Button.PASS)
+    rig = played_out(rig_factory)
     before, games = rig.view, rig.journal.games()
     assert before["phase"] == "game_over"
     view = rig.press(0, Button.PASS)
@@ -236,11 +232,7 @@ def test_holding_draw_in_play_is_answered_and_draws_nothing(rig_factory):
 
 
 def test_a_tile_tapped_at_the_ranking_says_how_to_go_on(rig_factory):
-    rig = three_seats_ana_out(rig_factory, rounds=1)
-    for seat, tiles in ((1, LEFT), (2, NINES)):
-        for tile in tiles:
-            rig.tap(seat, tile)
-        rig.press(seat, Button.PASS)
+    rig = played_out(rig_factory)
     view = rig.tap(0, "5-5")
     assert view["phase"] == "game_over"
     assert view["rejection"]["text"] == (
@@ -286,11 +278,7 @@ def test_markers_on_each_others_pads_are_named_where_they_lie(rig_factory):
 
 
 def test_the_next_preset_card_at_the_ranking_shows_the_lobby_with_the_seats(rig_factory):
-    rig = three_seats_ana_out(rig_factory, rounds=1)
-    for seat, tiles in ((1, LEFT), (2, NINES)):
-        for tile in tiles:
-            rig.tap(seat, tile)
-        rig.press(seat, Button.PASS)
+    rig = played_out(rig_factory)
     assert rig.view["phase"] == "game_over"
     view = rig.card("next_preset")
     assert view["phase"] == "lobby" and view["preset"] == "family"
@@ -332,7 +320,7 @@ def test_a_leftover_tile_shown_by_another_seat_or_from_another_set_is_refused(ri
 
 
 def test_the_seat_whose_tap_starts_the_round_can_take_it_back(rig_factory):
-    rig = tracked_dealt(rig_factory)  # Di's last dealt tile started the round
+    rig = dealt(rig_factory)  # Di's last dealt tile started the round
     assert rig.view["phase"] == "play"
     view = rig.hold(0, Button.PASS)
     assert view["rejection"]["text"] == "Ana has nothing to undo: the last move was not yours."
