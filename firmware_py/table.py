@@ -704,6 +704,10 @@ class Table:
             if game.set_aside:
                 fresh += f"Put the {state.engine} in the hub. "
         if m.drawing is not None:
+            online, reason = self._readers.get(str(game.seats[state.turn]), (True, None))
+            if not online and reason != "starting":
+                return (f"{name}: your pad's reader is offline; reconnect it to tap the tile "
+                        "you drew, or hold PASS to take the DRAW back")
             return f"{name}: tap the tile you drew on your own pad"
         if not state.engine_laid:
             return f"{name}: press DRAW to look for the {state.engine}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from tracked_deal import HANDS, dealt
 
 from firmware_py.rules import Tile
-from hardware.events import Button
+from hardware.events import Button, ReaderOffline, ReaderOnline
 
 
 def test_the_deal_counts_the_tiles_each_seat_taps_on_its_own_pad(rig_factory):
@@ -76,3 +76,22 @@ def test_draws_in_any_order_survive_undo_and_restart(rig_factory):
     hands = again.table.moment.state.hands
     assert hands == rig.table.moment.state.hands
     assert (hands[1][-1], hands[2][-1]) == (Tile(8, 5), Tile(7, 7))
+
+
+def test_a_drawn_tile_whose_pad_is_offline_is_asked_for_once_it_is_back(rig_factory):
+    rig = dealt(rig_factory)
+    rig.readers_online()
+    rig.tap(0, "12-0")
+    rig.press(0, Button.PASS)
+    view = rig.press(1)  # Bo draws: the tile is to be tapped on his pad
+    assert view["prompt"] == "Bo: tap the tile you drew on your own pad"
+    rig.send(ReaderOffline("1", "unplugged"))
+    assert rig.view["prompt"] == (
+        "Bo: your pad's reader is offline; reconnect it to tap the tile you drew, "
+        "or hold PASS to take the DRAW back"
+    )
+    view = rig.hold(1, Button.PASS)
+    assert view["seats"][1]["hand"] == 12 and view["turn"] == 1
+    rig.send(ReaderOnline("1"))
+    view = rig.press(1)
+    assert view["prompt"] == "Bo: tap the tile you drew on your own pad"
