@@ -256,6 +256,15 @@ class Journal:
         if cursor.rowcount != 1:
             raise JournalError(f"game {game_id} is not open in {self.path}")
 
+    def reopen_game(self, game_id: int) -> None:
+        """Take back a finished game's result: its last move is being undone."""
+        with self._writing():
+            cursor = self._db.execute(
+                "UPDATE games SET finished = NULL, result = NULL "
+                "WHERE id = ? AND finished IS NOT NULL", (game_id,))
+        if cursor.rowcount != 1:
+            raise JournalError(f"game {game_id} is not finished in {self.path}")
+
     def games(self) -> list[GameSummary]:
         with self._lock:
             rows = self._db.execute(

@@ -82,6 +82,7 @@ class _Journal(Protocol):
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
+    def reopen_game(self, game_id: int) -> None: ...
 
 
 # --- the controller --------------------------------------------------------------------
@@ -401,13 +402,14 @@ class Table:
         game, m = self._game, self._moment()
         if game is None or m is None or self._game_id is None:
             raise Refused("There is nothing to undo.")
-        if m.stage == "over":
-            raise Refused("The game is over: nothing can be undone.")
         if len(self._history) < 2:
             raise Refused("There is nothing to undo.")
         if by is not None and m.actor != by:
             raise Refused(f"{game.names[by]} has nothing to undo: the last move was not yours.")
         self._abandon_armed = False
+        if m.stage == "over":
+            # The last move goes with the result it gave (a wrong leftover tile shown).
+            self._journal.reopen_game(self._game_id)
         self._journal.append(self._game_id, {"t": "undo"})
         self._history.pop()
         self._rejection = None

@@ -77,6 +77,20 @@ def test_the_newest_game_is_the_ended_one_only_if_it_was_played_out(db):
     journal.close()
 
 
+def test_a_reopened_game_takes_appends_again_and_loses_its_result(db):
+    journal = Journal(db)
+    game = journal.begin_game(META)
+    journal.append(game, {"n": 1})
+    journal.finish_game(game, {"ranking": [0, 1, 2], "winner": "Ana", "abandoned": False})
+    journal.reopen_game(game)
+    assert journal.append(game, {"t": "undo"}) == 2
+    assert journal.open_game() == (game, META, [{"n": 1}, {"t": "undo"}])
+    assert journal.games()[0].winner is None
+    with pytest.raises(JournalError, match="not finished"):
+        journal.reopen_game(game)
+    journal.close()
+
+
 def test_no_open_game_in_a_fresh_journal(db):
     journal = Journal(db)
     assert journal.open_game() is None

@@ -66,11 +66,29 @@ def test_the_game_ends_with_the_ranking_and_a_new_one_keeps_the_seats(rig_factor
     assert view["prompt"] == "Game over: Ana wins. Hold DRAW for a new game with the same seats"
     [game] = rig.journal.games()
     assert game.winner == "Ana"
-    assert rig.card("undo")["rejection"]["text"] == "The game is over: nothing can be undone."
     view = rig.hold(1)
     assert view["phase"] == "play" and view["round"] == 1 and view["scores"] == []
     assert [s["name"] for s in view["seats"]] == ["Ana", "Bo"]
     assert len(rig.journal.games()) == 2
+
+
+def test_the_undo_card_takes_back_the_move_that_ended_the_game_and_its_result(rig_factory):
+    rig = two_seats_one_out(rig_factory, rounds=1)
+    for tile in LEFT:
+        rig.tap(1, tile)
+    assert rig.press(1, Button.PASS)["phase"] == "game_over"
+    view = rig.card("undo")  # Bo's PASS is taken back: his tiles are still shown
+    assert view["phase"] == "round_over" and view["ranking"] is None
+    assert view["prompt"].endswith("(Bo 8/8)")
+    [game] = rig.journal.games()
+    assert game.finished is None and game.winner is None
+    again = rig.restart()  # the game is open again, where it was
+    assert again.view["prompt"] == view["prompt"]
+    view = again.press(1, Button.PASS)
+    assert view["phase"] == "game_over" and view["ranking"] == [0, 1]
+    [game] = again.journal.games()
+    assert game.finished is not None and game.winner == "Ana"
+    again.journal.close()
 
 
 def test_draw_after_a_game_goes_back_to_the_lobby_with_the_seats_joined(rig_factory):
