@@ -114,17 +114,9 @@ class Auditor:
                 ends = set()
                 for train_id, train in s.trains.items():
                     if train_id in (seat, MEXICAN) or train.open:
-                        ends |= set(open_ends(train))
+                        ends |= {end for _, end in train.ends()}
             playable = [str(t) for t in hand or () if t.high in ends or t.low in ends]
             assert not playable, f"blocked, yet seat {seat} can lay {playable} on {ends}"
-
-
-def open_ends(train: Train) -> Iterator[int]:
-    if train.branches:
-        for branch in train.branches:
-            yield from open_ends(branch)
-    else:
-        yield train.tiles[-1].second if train.tiles else train.start
 
 
 def seats(players: int, seed: int) -> list[Bot]:

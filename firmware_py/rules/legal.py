@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from firmware_py.rules.actions import Action, Draw, Pass
 from firmware_py.rules.choices import (
-    _playable,
     draw_refusal,
     pass_refusal,
     play_at,
+    play_count,
     plays_now,
 )
 from firmware_py.rules.engine import apply
@@ -83,7 +83,7 @@ def _count(s: State) -> tuple[int, tuple[Action, ...]]:
             if s._bcount:
                 extra = (_DRAWS[seat],)
         else:
-            plays = (s._playable or _playable(s))[0]
+            plays = play_count(s)
             if draw_refusal(s, plays > 0) is None:
                 extra = (_DRAWS[seat],)
             if pass_refusal(s, plays > 0) is None:
