@@ -22,6 +22,7 @@ from display import text, theme
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from display.views import View, parse_tile
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -564,18 +565,22 @@ def _banner(view: View) -> str | None:
     return None
 
 
+def _names(view: View) -> list[str]:
+    return [str(s["name"]) for s in view["seats"]]
+
+
+def _language(view: View, seat: object) -> str:
+    """The language of a seat's reader, or the table's for no seat."""
+    seats = view["seats"]
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return str(seats[seat].get("language") or view.get("language") or "en")
+    return str(view.get("language") or "en")
+
+
 def _notices(view: View) -> list[str]:
-    names = {str(i): s["name"] for i, s in enumerate(view["seats"])}
-    out = []
-    for reader in view.get("readers") or []:
-        if reader.get("online", True):
-            continue
-        pad = str(reader.get("pad"))
-        where = "Mexican train" if pad == MEXICAN else f"{names.get(pad, 'pad ' + pad)}'s"
-        reason = reader.get("reason")
-        out.append(f"{where} pad reader offline" + (f": {reason}" if reason else ""))
-    out += [str(a) for a in view.get("alerts") or []]
-    return out
+    names = _names(view)
+    return [render(alert["message"], _language(view, alert.get("seat")), names)
+            for alert in view.get("alerts") or []]
 
 
 def _score_strip(view: View) -> str | None:
@@ -650,12 +655,15 @@ def _hub(
             texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2))
         elif name == "prompt":
-            texts.append(text.fit(str(view["prompt"]), box(pad, y, inner_w, h), max_size=64,
+            said = render(view["prompt"], _language(view, view.get("turn")), _names(view))
+            texts.append(text.fit(said, box(pad, y, inner_w, h), max_size=64,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            texts.append(text.fit(str(rejection.get("text", "")), _inset(area, pad // 2),
+            said = render(rejection["message"], _language(view, rejection.get("seat")),
+                          _names(view))
+            texts.append(text.fit(said, _inset(area, pad // 2),
                                   max_size=56, min_size=MIN_TEXT, angle=angle,
                                   colour=theme.INK, max_lines=3))
         elif name == "notices":

@@ -14,6 +14,7 @@ from display import text, theme
 from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 MIN_TEXT = 14
@@ -220,7 +221,10 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
     if prompt and len(view["seats"]) <= 10:
         foot_h = max(24, height // 16)
         body = (body[0], body[1], body[2], body[3] - foot_h - m)
-        texts.append(text.fit(str(prompt), (m, height - m - foot_h, width - 2 * m, foot_h),
+        names = [str(s["name"]) for s in view["seats"]]
+        said = render(prompt, str(view.get("wall_language") or view.get("language") or "en"),
+                      names)
+        texts.append(text.fit(said, (m, height - m - foot_h, width - 2 * m, foot_h),
                               max_size=80, min_size=MIN_TEXT, colour=theme.INK_DIM))
     if view["phase"] == "lobby":
         _lobby(view, body, texts)

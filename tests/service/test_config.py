@@ -178,7 +178,7 @@ width = "wide"
 """)
     assert problems(path) == [
         f"{path}: colour: unknown key (expected one of hand_mode, rules, buttons, seats, "
-        "readers, service, display)",
+        "readers, service, display, language)",
         f"{path}: seats[0].draw_pin: expected a BCM pin 2..27, got 1",
         f"{path}: seats[0].pass_pin: missing (expected a BCM pin 2..27)",
         f'{path}: seats[1].name: expected a name no other seat has, got "Ana" (also seats[0])',
