@@ -344,10 +344,12 @@ def pass_refusal(s: State, plays: bool) -> str | None:
                 return "You must play the {drawn} you drew."
         elif o.must_play:
             return "You can play the {tile}, so you must play."
-    if s._bcount and not s._draws and not no_first_turn_draw(s):
+    if not s._bcount or no_first_turn_draw(s):
+        return None
+    if not s._draws:
         if s._owe:
             return "Follow your double: play a tile or draw."
         return "Draw a tile before passing."
-    if known and not plays and o.draw == "until_playable" and s._bcount:
+    if known and not plays and o.draw == "until_playable":
         return "Keep drawing until you can play."
     return None

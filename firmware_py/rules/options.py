@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.rules.errors import BadDeal, BadOptions
-from firmware_py.rules.tiles import SET_SIZES
+from firmware_py.rules.errors import BadDeal, BadOptions, quoted
+from firmware_py.rules.tiles import SET_SIZES, is_number
 
 # (players, set, tiles per hand); for one player count the first row is the default set.
 DealRow = tuple[int, int, int]
@@ -78,19 +78,19 @@ class Options:
                 raise BadOptions(_expected(key, getattr(self, key), values))
         for key in _BOOLS:
             if not isinstance(getattr(self, key), bool):
-                raise BadOptions(f"option {key} takes true or false, got {getattr(self, key)!r}")
+                raise BadOptions(f"option {key} takes true or false, got {quoted(getattr(self, key))}")
         for key in ("rounds", "doubles_per_turn", "hand_size"):
             value = getattr(self, key)
             if value is not None and (
                 not isinstance(value, int) or isinstance(value, bool) or value < 1
             ):
-                raise BadOptions(f"option {key} takes a whole number from 1, got {value!r}")
+                raise BadOptions(f"option {key} takes a whole number from 1, got {quoted(value)}")
         if not isinstance(self.tie_break, tuple) or any(
             t not in TIE_BREAKS for t in self.tie_break
         ):
             got = list(self.tie_break) if isinstance(self.tie_break, tuple) else self.tie_break
             raise BadOptions(
-                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {got!r}"
+                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {quoted(got)}"
             )
         for row in self.deal:
             if (
@@ -102,18 +102,19 @@ class Options:
             ):
                 raise BadOptions(
                     "option deal takes rows of players -> [set, tiles per hand] "
-                    f"with sets {', '.join(map(str, SET_SIZES))}, got {list(row)}"
+                    f"with sets {', '.join(map(str, SET_SIZES))}, got {quoted(list(row))}"
                 )
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> Options:
         """A preset, or a house rule: a preset plus overrides."""
         if name not in PRESETS:
-            raise BadOptions(f'unknown preset "{name}"; presets are {", ".join(PRESETS)}')
+            raise BadOptions(f'unknown preset {quoted(name)}; presets are {", ".join(PRESETS)}')
         unknown = set(overrides) - set(OPTION_NAMES)
         if unknown:
             raise BadOptions(
-                f'unknown option "{sorted(unknown)[0]}"; options are {", ".join(OPTION_NAMES)}'
+                f"unknown option {quoted(sorted(unknown)[0])}; "
+                f"options are {', '.join(OPTION_NAMES)}"
             )
         return dataclasses.replace(PRESETS[name], **overrides)
 
@@ -124,14 +125,14 @@ class Options:
             return Options.preset(obj)
         if not isinstance(obj, Mapping) or not isinstance(obj.get("preset"), str):
             raise BadOptions(
-                f'expected a preset name or {{"preset": NAME, OPTION: VALUE}}, got {obj!r}'
+                f'expected a preset name or {{"preset": NAME, OPTION: VALUE}}, got {quoted(obj)}'
             )
         overrides = {k: v for k, v in obj.items() if k != "preset"}
         if "tie_break" in overrides:
             if not isinstance(overrides["tie_break"], list):
                 raise BadOptions(
                     f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, "
-                    f"got {overrides['tie_break']!r}"
+                    f"got {quoted(overrides['tie_break'])}"
                 )
             overrides["tie_break"] = tuple(overrides["tie_break"])
         if "deal" in overrides:
@@ -243,7 +244,7 @@ def _span(players: list[int]) -> str:
 
 def _expected(key: str, value: Any, values: tuple[Any, ...]) -> str:
     shown = ", ".join("none" if v is None else str(v) for v in values)
-    return f"option {key} takes {shown}, got {value!r}"
+    return f"option {key} takes {shown}, got {quoted(value)}"
 
 
 def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
@@ -260,12 +261,12 @@ def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
         )
         for choice in choices:
             if (
-                not str(key).isdigit()
+                not is_number(str(key))
                 or not isinstance(choice, list)
                 or len(choice) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in choice)
             ):
-                raise BadOptions(f"{usage}, got {key!r}: {value!r}")
+                raise BadOptions(f"{usage}, got {quoted(key)}: {quoted(value)}")
             rows.append((int(key), choice[0], choice[1]))
     replaced = {r[0] for r in rows}
     return tuple(rows) + tuple(r for r in PRESETS[preset].deal if r[0] not in replaced)
