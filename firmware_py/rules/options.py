@@ -77,8 +77,9 @@ class Options:
             if getattr(self, key) not in values:
                 raise BadOptions(_expected(key, getattr(self, key), values))
         for key in _BOOLS:
-            if not isinstance(getattr(self, key), bool):
-                raise BadOptions(f"option {key} takes true or false, got {quoted(getattr(self, key))}")
+            value = getattr(self, key)
+            if not isinstance(value, bool):
+                raise BadOptions(f"option {key} takes true or false, got {quoted(value)}")
         for key in ("rounds", "doubles_per_turn", "hand_size"):
             value = getattr(self, key)
             if value is not None and (
