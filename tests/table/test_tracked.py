@@ -113,6 +113,7 @@ def test_a_refused_tap_never_says_whose_hand_holds_the_tile(rig_factory):
                 text = rig.tap(pad, str(tile))["rejection"]["text"]
                 assert text == f"The {tile} has already been dealt."
                 assert not any(name in text for name in names)
+    rig.journal.close()
     rig = dealt(rig_factory)
     rig.tap(0, "12-0")
     rig.press(0, Button.PASS)
