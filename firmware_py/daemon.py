@@ -100,7 +100,7 @@ class ViewPublisher:
             server.bind(str(self.path))
             # Views are public, but only the table's group may follow them.
             os.chmod(self.path, 0o660)
-            server.listen(16)
+            server.listen(MAX_SCREENS)
         except OSError as err:
             raise ServiceError(f"{self.path}: cannot serve views there: {err}") from None
         server.setblocking(False)
@@ -156,7 +156,7 @@ class ViewPublisher:
                 for key, mask in selector.select(timeout=timeout):
                     sock = cast(socket.socket, key.fileobj)
                     if sock is server:
-                        if not self._accept(server, selector, clients):
+                        if not self._accept_all(server, selector, clients):
                             selector.unregister(server)
                             paused_until = time.monotonic() + ACCEPT_PAUSE_S
                     elif sock is self._wake_r:
@@ -180,28 +180,28 @@ class ViewPublisher:
             selector.close()
             server.close()
 
-    def _accept(self, server: socket.socket, selector: selectors.BaseSelector,
-                clients: dict[socket.socket, _Client]) -> bool:
-        """Take one waiting screen; False when accepting must pause a while."""
-        try:
-            sock, _ = server.accept()
-        except (BlockingIOError, InterruptedError, ConnectionAbortedError):
-            return True
-        except OSError as err:
-            # Out of file descriptors, or memory: the screens already there go on.
-            log.warning("view socket: cannot take a new screen now: %s", err)
-            return False
-        if len(clients) >= MAX_SCREENS:
-            with contextlib.suppress(OSError):
-                sock.send(self._refusal)
-            sock.close()
-            log.warning("view socket: refused a screen beyond the %d served", MAX_SCREENS)
-            return True
-        sock.setblocking(False)
-        clients[sock] = _Client(sock)
-        selector.register(sock, selectors.EVENT_READ)
-        self.screens = len(clients)
-        return True
+    def _accept_all(self, server: socket.socket, selector: selectors.BaseSelector,
+                    clients: dict[socket.socket, _Client]) -> bool:
+        """Take the screens waiting; False when accepting must pause a while."""
+        while True:
+            try:
+                sock, _ = server.accept()
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return True
+            except OSError as err:
+                # Out of file descriptors, or memory: the screens already there go on.
+                log.warning("view socket: cannot take a new screen now: %s", err)
+                return False
+            if len(clients) >= MAX_SCREENS:
+                with contextlib.suppress(OSError):
+                    sock.send(self._refusal)
+                sock.close()
+                log.warning("view socket: refused a screen beyond the %d served", MAX_SCREENS)
+                continue
+            sock.setblocking(False)
+            clients[sock] = _Client(sock)
+            selector.register(sock, selectors.EVENT_READ)
+            self.screens = len(clients)
 
     def _drop(self, sock: socket.socket, selector: selectors.BaseSelector,
               clients: dict[socket.socket, _Client]) -> None:

@@ -281,8 +281,15 @@ class Journal:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = [r[0] for r in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")]
-        if check and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-            raise self._damaged("the integrity check failed")
+        if check:
+            try:
+                verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+            except sqlite3.DatabaseError as err:
+                if getattr(err, "sqlite_errorcode", 0) & 0xFF not in _DAMAGED_CODES:
+                    raise
+                verdict = str(err)
+            if verdict != "ok":
+                raise self._damaged(f"the integrity check failed ({verdict})")
         if app_id == 0:
             foreign = [t for t in tables if not t.startswith(SHARED_TABLE_PREFIX)]
             if foreign:
