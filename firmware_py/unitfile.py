@@ -44,11 +44,20 @@ class Unit:
 
 
 def read_unit(path: Path) -> Unit:
-    """Parse a unit file; raises OSError when it cannot be read."""
+    """Parse a unit file and its drop-ins (`<unit>.d/*.conf`, in name order, as
+    `systemctl edit` writes them); raises OSError when the unit cannot be read."""
     sections: dict[str, dict[str, list[str]]] = {}
+    text = path.read_text(encoding="utf-8")
+    _parse(text, sections)
+    for dropin in sorted(path.with_name(path.name + ".d").glob("*.conf")):
+        _parse(dropin.read_text(encoding="utf-8"), sections)
+    return Unit(path, sections)
+
+
+def _parse(text: str, sections: dict[str, dict[str, list[str]]]) -> None:
     current: dict[str, list[str]] | None = None
     pending = ""
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    for raw in text.splitlines():
         line = pending + raw.strip() if pending else raw.strip()
         if line.endswith("\\"):
             pending = line[:-1] + " "
@@ -66,4 +75,3 @@ def read_unit(path: Path) -> Unit:
             current[key] = []
         else:
             current.setdefault(key, []).append(value)
-    return Unit(path, sections)

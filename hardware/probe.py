@@ -6,6 +6,9 @@ import argparse
 import datetime as dt
 import queue
 import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
@@ -92,3 +95,60 @@ def describe(event: Event, registry: TagRegistry | None) -> str:
 def say(line: str) -> None:
     stamp = dt.datetime.now().strftime("%H:%M:%S.%f")[:-3]
     print(f"{stamp}  {line}", flush=True)
+
+
+@dataclass
+class Heard:
+    """What one reader said while it was listened to with one protocol."""
+
+    protocol: str
+    opened: bool = False  # the port opened (a PN532: and it answered its set-up)
+    uids: list[str] = field(default_factory=list)
+    bad_frames: int = 0
+    offline: str = ""  # the last reason it gave for being offline
+
+    @property
+    def spoke(self) -> bool:
+        """The reader proved it speaks `protocol`: a PN532 answered, a tag was read."""
+        return bool(self.uids) or (self.protocol == "pn532" and self.opened)
+
+
+def listen(url: str, protocol: str, seconds: float, removal_ms: int = 300) -> Heard:
+    """Open the reader with `protocol` for `seconds` and gather what it says."""
+    events: queue.Queue[Event] = queue.Queue()
+    heard = Heard(protocol)
+    reader = open_reader(PAD, url, protocol, events, removal_ms=removal_ms)
+    deadline = time.monotonic() + seconds
+    try:
+        while (left := deadline - time.monotonic()) > 0 and not heard.spoke:
+            try:
+                event = events.get(timeout=min(left, 0.25))
+            except queue.Empty:
+                continue
+            if isinstance(event, ReaderOnline):
+                heard.opened = True
+            elif isinstance(event, ReaderOffline):
+                heard.opened = False
+                heard.offline = event.reason
+            elif isinstance(event, TagPlaced):
+                heard.uids.append(event.uid)
+    finally:
+        heard.bad_frames = reader.bad_frames
+        reader.close()
+    return heard
+
+
+def identify(url: str, expected: str, seconds: float) -> tuple[str | None, list[Heard]]:
+    """Which protocol the reader at `url` speaks, trying `expected` first: the first that
+    it proves (see `Heard.spoke`), or None, with what each try heard."""
+    order: Sequence[str] = [expected, *(p for p in PROTOCOLS if p != expected)]
+    tries = []
+    for protocol in order:
+        heard = listen(url, protocol, seconds)
+        tries.append(heard)
+        if heard.spoke:
+            return protocol, tries
+        if heard.offline and not heard.opened and protocol == expected \
+                and "cannot open" in heard.offline:
+            break  # the port itself cannot be opened: no protocol will do better
+    return None, tries
