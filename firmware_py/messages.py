@@ -190,7 +190,8 @@ TURN_OF = say("refuse.turn_of", "It's {seat}'s turn.")
 ENGINE_TO_HUB = say(
     "refuse.engine_to_hub", "The {tile} is this round's engine: put it in the hub."
 )
-IN_HAND = say("refuse.in_hand", "The {tile} is already in {other_seat}'s hand.")
+ALREADY_DEALT = say("refuse.already_dealt", "The {tile} has already been dealt.")
+DRAWN_DEALT = say("refuse.drawn_dealt", "The {tile} was dealt: tap a tile from the boneyard.")
 HAND_FULL = say_n(
     "refuse.hand_full", "{seat} already has {n} tile.", "{seat} already has {n} tiles."
 )
@@ -201,3 +202,10 @@ ONLY_LEFT = say_n(
 )
 ROUNDS_START = say("refuse.rounds_start", "Rounds start by themselves.")
 LEFTOVER_AT_END = say("refuse.leftover_at_end", "Leftover tiles are shown at the end of a round.")
+# An input the journal could not write was not taken: the game is as it was.
+UNSAVED_FULL = say(
+    "refuse.unsaved_full", "The table's disk is full: nothing was lost. Free some space."
+)
+UNSAVED_DISK = say(
+    "refuse.unsaved_disk", "The table's disk takes no writes: nothing was lost. Check the disk."
+)

@@ -51,7 +51,7 @@ from firmware_py.rules import (
     new_game,
     set_tiles,
 )
-from firmware_py.rules.refusals import BONEYARD_EMPTY, IN_OTHER_HAND
+from firmware_py.rules.refusals import BONEYARD_EMPTY
 
 if TYPE_CHECKING:
     from firmware_py.rules import Action
@@ -277,9 +277,10 @@ class Game:
             raise Refused(say.NOT_IN_SET, tile=str(tile), set=self.set_size)
         if tile is engine and self.set_aside:
             raise Refused(say.ENGINE_TO_HUB, tile=str(tile))
-        for other, hand in enumerate(m.dealt):
-            if tile in hand:
-                raise Refused(say.IN_HAND, tile=str(tile), other_seat=other)
+        # Hands are hidden (tracked hands are no open hands): a refusal never names
+        # where a tile is, not even the tapping seat's own hand.
+        if any(tile in hand for hand in m.dealt):
+            raise Refused(say.ALREADY_DEALT, tile=str(tile))
         if len(m.dealt[seat]) >= self.hand_size:
             raise Refused(say.HAND_FULL, seat=seat, n=self.hand_size)
         dealt = tuple((*h, tile) if i == seat else h for i, h in enumerate(m.dealt))
@@ -341,9 +342,9 @@ class Game:
         try:
             return self._after(m, draw, apply(m.state, draw))
         except IllegalMove as refusal:
-            for seat, hand in enumerate(m.state.hands):
-                if hand is not None and draw.tile in hand:
-                    raise Refused(IN_OTHER_HAND, tile=str(draw.tile), other_seat=seat) from refusal
+            if any(hand is not None and draw.tile in hand for hand in m.state.hands):
+                # Whose hand holds it stays hidden.
+                raise Refused(say.DRAWN_DEALT, tile=str(draw.tile)) from refusal
             raise
 
     def _after(self, m: Moment, action: Action, state: State) -> Moment:

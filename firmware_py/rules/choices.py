@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
-from firmware_py.rules.errors import IllegalMove
+from firmware_py.rules.errors import IllegalMove, quoted
 from firmware_py.rules.state import Pending, Picked, Playable, State
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
@@ -52,7 +52,7 @@ def train_index(s: State, train: TrainId) -> int:
         return s.players
     if isinstance(train, int) and not isinstance(train, bool) and 0 <= train < s.players:
         return train
-    raise IllegalMove(say_.NO_SUCH_TRAIN, text=repr(train))
+    raise IllegalMove(say_.NO_SUCH_TRAIN, text=quoted(train))
 
 
 def not_in_play(s: State) -> IllegalMove:
@@ -314,7 +314,24 @@ def draw_refusal(s: State, plays: bool) -> str | None:
             return say_.DRAWN_ALREADY
     elif known and o.must_play and plays:
         return say_.CAN_PLAY_NO_DRAW
+    elif no_first_turn_draw(s):
+        return say_.NO_FIRST_TURN_DRAW
     return None
+
+
+def no_first_turn_draw(s: State) -> bool:
+    """Whether the seat to act is on a `train` first turn that may not draw to start its
+    train (`first_turn_draw` off: 002 "they do not draw from the boneyard"; 003). A
+    carried double is still owed a draw (rule 9 of the core)."""
+    seat = s.turn
+    assert seat is not None
+    return (
+        not s.options.first_turn_draw
+        and train_first_turn(s, seat)
+        and not s._laid
+        and not s._draws
+        and carried_double(s) is None
+    )
 
 
 def pass_refusal(s: State, plays: bool) -> str | None:
@@ -327,14 +344,18 @@ def pass_refusal(s: State, plays: bool) -> str | None:
         return None
     known = s._drawn is not None or s._hands is not None
     if known and plays:
-        if s._drawn is not None and o.drawn_tile == "must_play":
-            return say_.MUST_PLAY_DRAWN
-        if o.must_play:
+        # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
+        if s._drawn is not None:
+            if o.drawn_tile == "must_play":
+                return say_.MUST_PLAY_DRAWN
+        elif o.must_play:
             return say_.CAN_PLAY_NO_PASS
-    if s._bcount and not s._draws:
+    if not s._bcount or no_first_turn_draw(s):
+        return None
+    if not s._draws:
         if s._owe:
             return say_.FOLLOW_DOUBLE
         return say_.DRAW_FIRST
-    if known and not plays and o.draw == "until_playable" and s._bcount:
+    if known and not plays and o.draw == "until_playable":
         return say_.KEEP_DRAWING
     return None

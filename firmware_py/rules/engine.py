@@ -23,7 +23,7 @@ from firmware_py.rules.choices import (
     train_id,
     train_index,
 )
-from firmware_py.rules.errors import BadAction, IllegalMove
+from firmware_py.rules.errors import BadAction, IllegalMove, quoted
 from firmware_py.rules.rounds import finish_round, reset_turn, reveal, start_round
 from firmware_py.rules.state import Pending, State, clone
 from firmware_py.rules.tiles import Tile, laid_against
@@ -50,7 +50,7 @@ def _check_turn(s: State, seat: int) -> None:
     if s.phase != "play":
         raise not_in_play(s)
     if not isinstance(seat, int) or not 0 <= seat < s.players:
-        raise IllegalMove(say_.NO_SUCH_SEAT, text=repr(seat))
+        raise IllegalMove(say_.NO_SUCH_SEAT, text=quoted(seat))
     if seat != s.turn:
         raise IllegalMove(say_.NOT_YOUR_TURN, seat=s.turn)
 

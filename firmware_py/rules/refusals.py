@@ -118,6 +118,10 @@ PLAYED_PASS = refusal(
     "rules.played_pass", "played_this_turn",
     "You have played this turn; press PASS to end your first turn.",
 )
+NO_FIRST_TURN_DRAW = refusal(
+    "rules.no_first_turn_draw", "first_turn_no_draw",
+    "A seat that cannot start its train on its first turn does not draw: press PASS.",
+)
 DRAWN_ALREADY = refusal(
     "rules.drawn_already", "drawn_already", "You have already drawn this turn."
 )
