@@ -47,9 +47,9 @@ def message(message_id: str, **args: Any) -> Message:
 
 # --- about a language itself (each catalogue answers them) ----------------------------
 LANGUAGE_NAME = say("language.name", "English")
-# The digits numbers are written with, 0 to 9.
+# Translators: the ten digits the language writes numbers with, 0 to 9.
 LANGUAGE_DIGITS = say("language.digits", "0123456789")
-# "ltr" or "rtl": which way the language's lines run.
+# Translators: "ltr" or "rtl", the way the language's lines run.
 LANGUAGE_DIRECTION = say("language.direction", "ltr")
 LIST_SEPARATOR = say("language.list_separator", ", ")
 
@@ -209,3 +209,39 @@ UNSAVED_FULL = say(
 UNSAVED_DISK = say(
     "refuse.unsaved_disk", "The table's disk takes no writes: nothing was lost. Check the disk."
 )
+# A seat's language card (docs/table.md) tapped anywhere but on that seat's own pad.
+LANGUAGE_OWN_PAD = say("refuse.language_own_pad", "Tap the language card on your own pad.")
+
+# --- the screens' own words (labels of panels, the hub and the wall) ------------------
+SCREEN_MEXICAN_TITLE = say("screen.mexican_title", "MEXICAN TRAIN")
+SCREEN_OPEN_TO_ALL = say("screen.open_to_all", "open to everyone")
+SCREEN_EMPTY_SEAT = say("screen.empty_seat", "empty seat")
+SCREEN_TILES = say_n("screen.tiles", "{n} tile", "{n} tiles")
+SCREEN_POINTS = say_n("screen.points", "{n} pt", "{n} pts")
+SCREEN_ONE_TILE = say("screen.one_tile", "ONE TILE!")
+SCREEN_YOUR_TURN = say("screen.your_turn", "YOUR TURN")
+SCREEN_JOINED = say("screen.joined", "joined")
+SCREEN_MARKER_OUT = say("screen.marker_out", "Put your marker out")
+SCREEN_MARKER_BACK = say("screen.marker_back", "Take your marker back")
+SCREEN_WAITING = say_n(
+    "screen.waiting",
+    "Waiting for players: {joined} of {n} seat taken",
+    "Waiting for players: {joined} of {n} seats taken",
+)
+SCREEN_NOBODY_YET = say("screen.nobody_yet", "nobody yet")
+SCREEN_LOOKING_FOR = say("screen.looking_for", "Looking for the {tile}")
+SCREEN_DEALING = say("screen.dealing", "Dealing")
+SCREEN_ROUND_OVER = say("screen.round_over", "Round {round} over")
+SCREEN_WINNER = say("screen.winner", "Game over: {seat} wins")
+SCREEN_GAME_OVER = say("screen.game_over", "Game over")
+SCREEN_ROUND_OF = say("screen.round_of", "Round {round} of {rounds}")
+SCREEN_SET = say("screen.set", "Double-{set}")
+SCREEN_BONEYARD = say("screen.boneyard", "Boneyard {count}")
+SCREEN_ENGINE = say("screen.engine", "engine {tile}")
+SCREEN_TITLE = say("screen.title", "Mexican Train")
+SCREEN_TURN = say("screen.turn", "Turn: {seat}")
+SCREEN_PLAYER = say("screen.player", "Player")
+SCREEN_TOTAL = say("screen.total", "Total")
+SCREEN_PLACE = say("screen.place", "Place")
+SCREEN_WAITING_TABLE = say("screen.waiting_table", "Waiting for the table…")
+SCREEN_CONNECTING = say("screen.connecting", "connecting to {text}")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from firmware_py import messages as say
 from firmware_py.journal import JournalUnwritable
 from firmware_py.messages import Message, message
+from firmware_py.render import languages
 from firmware_py.rules import (
     MEXICAN,
     Draw,
@@ -112,6 +113,8 @@ class Table:
             r.pad: (False, "starting") for r in config.readers
         }
         self._rejection: dict[str, Any] | None = None
+        # Languages chosen with the language card, by table seat, until a restart.
+        self._languages: dict[int, str] = {}
         self._abandon_armed = False
         self._game: Game | None = None
         self._game_id: int | None = None
@@ -298,7 +301,7 @@ class Table:
             self._markers.setdefault(pad, set()).add(binding.value)
             return True
         if binding.kind == "card":
-            return self._card(binding.value)
+            return self._card(binding.value, pad)
         if binding.kind != "tile":
             raise Refused(say.TAG_UNUSED, text=uid)
         tile = Tile.parse(binding.value)
@@ -356,9 +359,11 @@ class Table:
         assert refusal is not None
         raise refusal
 
-    def _card(self, card: str) -> bool:
+    def _card(self, card: str, pad: str) -> bool:
         if card != "new_game":
             self._abandon_armed = False
+        if card == "language":
+            return self._next_language(pad)
         if card == "undo":
             return self._undo(by=None)
         if card == "next_preset":
@@ -494,8 +499,21 @@ class Table:
         return None
 
     def _language(self, seat: int) -> str:
+        if seat in self._languages:
+            return self._languages[seat]
         config = self._seat_config.get(seat)
         return config.language if config else self._config.language
+
+    def _next_language(self, pad: str) -> bool:
+        """The language card on a seat's own pad: that seat reads the next language."""
+        if not pad.isdigit() or int(pad) not in self._seat_config:
+            raise Refused(say.LANGUAGE_OWN_PAD)
+        seat = int(pad)
+        codes = languages()
+        current = self._language(seat)
+        index = codes.index(current) + 1 if current in codes else 0
+        self._languages[seat] = codes[index % len(codes)]
+        return True
 
     def _languages_view(self) -> dict[str, str]:
         """The table's language and the wall's (the table screen speaks each seat's)."""

@@ -63,11 +63,20 @@ def make_config(
     rules: Any = "tournament",
     hand_mode: str = "open",
     names: tuple[str, ...] = NAMES,
+    languages: tuple[str, ...] = (),
+    language: str = "en",
+    wall_language: str | None = None,
 ) -> Config:
     pads = [str(s) for s in range(seats)] + ["mexican"]
+    base = load_config(example_config("sim"))
     return dataclasses.replace(
-        load_config(example_config("sim")),
-        seats=tuple(SeatConfig(s, names[s], 0, 0) for s in range(seats)),
+        base,
+        seats=tuple(SeatConfig(s, names[s], 0, 0, languages[s] if languages else language)
+                    for s in range(seats)),
+        language=language,
+        display=dataclasses.replace(
+            base.display, wall=dataclasses.replace(base.display.wall, language=wall_language)
+        ),
         readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
         rules=rules,
         presets=("classic", "tournament", "family", "simple", "hub"),
