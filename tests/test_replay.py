@@ -95,6 +95,30 @@ def test_a_refused_move_exits_1_with_the_state_before_it(tmp_path, capsys):
     assert got["hands"]["0"] == ["2-2"] and got["turn"] == 0
 
 
+def test_lang_says_the_refusal_in_that_language_and_changes_nothing_else(tmp_path, capsys):
+    record = json.loads(json.dumps(GAME))
+    record["rounds"][0]["moves"].append({"seat": 0, "play": "2-2", "on": 0})
+    path = _write(tmp_path, record)
+    status, english, _ = _replay(path, capsys)
+    assert main(["replay", "--lang", "fa", str(path)]) == status == 1
+    persian, _ = capsys.readouterr()
+    got, want = json.loads(persian), json.loads(english)
+    assert got["error"]["reason"] == "جایگاه ۰ اول باید به دوبل 1-1 روی قطار جایگاه ۱ پاسخ دهد."
+    assert got["error"]["code"] == want["error"]["code"] == "double_unsatisfied"
+    assert {k: v for k, v in got.items() if k != "error"} == {
+        k: v for k, v in want.items() if k != "error"
+    }
+    assert {k: v for k, v in got["error"].items() if k != "reason"} == {
+        k: v for k, v in want["error"].items() if k != "reason"
+    }
+    assert main(["replay", "--lang", "en", str(path)]) == 1
+    assert capsys.readouterr()[0] == english
+    with pytest.raises(SystemExit) as bad:
+        main(["replay", "--lang", "xx", str(path)])
+    assert bad.value.code == 2
+    assert "invalid choice: 'xx'" in capsys.readouterr()[1]
+
+
 def test_a_finished_game_has_scores_totals_and_ranking(tmp_path, capsys):
     record = {
         "rules": {"preset": "tournament", "rounds": 2},

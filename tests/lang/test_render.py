@@ -56,3 +56,14 @@ def test_an_engine_refusal_is_a_message_and_an_english_sentence():
     assert str(err) == f"It's seat {seat}'s turn."
     # The screens say the same message with the players' names.
     assert render(err.message, "en", NAMES) == f"It's {NAMES[seat]}'s turn."
+
+
+def test_every_refusal_code_is_documented():
+    from pathlib import Path
+
+    from firmware_py.rules.refusals import REFUSALS
+
+    docs = (Path(__file__).parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
+    for message_id, refusal in REFUSALS.items():
+        assert f"| `{refusal.code}` |" in docs, refusal.code
+        assert f"`{message_id}`" in docs, message_id
