@@ -163,11 +163,9 @@ def check_unit(machine: Machine, config: Config | None) -> Iterator[Finding]:
     except OSError:
         yield Finding("FAIL", f"the service is not installed: no {machine.unit}", UNIT_FIX)
         return
-    before = 0
-    for finding in _sandbox_problems(unit, machine, config):
-        before += 1
-        yield finding
-    if not before:
+    problems = list(_sandbox_problems(unit, machine, config))
+    yield from problems
+    if not problems:
         yield Finding("ok", f"{machine.unit}: its sandbox leaves the GPIO, the readers and "
                             "the board's revision visible")
 
@@ -490,10 +488,10 @@ def diagnose(machine: Machine) -> list[Finding]:
     try:
         config = load_config(machine.config)
     except ConfigError as err:
-        findings += [Finding("FAIL", problem) for problem in err.problems]
-        findings[-1] = Finding("FAIL", findings[-1].text,
-                               f"roundhouse check-config {machine.config} (docs/install.md, "
-                               "step 5)")
+        *others, last = err.problems
+        findings += [Finding("FAIL", problem) for problem in others]
+        findings.append(Finding("FAIL", last, f"roundhouse check-config {machine.config} "
+                                              "(docs/install.md, step 5)"))
     else:
         findings.append(Finding("ok", f"the configuration {machine.config} is valid"))
     findings += check_unit(machine, config)
