@@ -363,3 +363,18 @@ def test_the_command_checks_the_real_machine_and_says_so(tmp_path, capsys):
     assert f"{tmp_path / 'none.toml'}: no such file" in out
     assert "the service is not installed" in out
     assert out.endswith("the table is not ready\n")
+
+
+def test_a_reader_the_running_service_holds_is_a_warning_with_how_to_try_it(table):
+    import serial  # type: ignore[import-untyped]
+
+    held = serial.serial_for_url(str(table.cable.path), exclusive=True)
+    try:
+        findings = table.findings()
+    finally:
+        held.close()
+    warnings = [f for f in findings if f.level == "warn"]
+    assert "pad 0: /dev/roundhouse/pad-0 -> " in texts(warnings)
+    assert "is in use, by the running service?" in texts(warnings)
+    assert "sudo systemctl stop roundhouse" in texts(warnings)
+    assert report(findings) == 0
