@@ -249,10 +249,11 @@ class FakePn532:
 
     Switchable quirks: `keeps_selected` is the behaviour field reports describe for
     MaxTg=2 (NXP community thread 481864, Adafruit-PN532 issue 52, ESPHome issue 9875):
-    the tags one InListPassiveTarget activated stay selected, do not answer the next
-    one, which finds only other tags (or acknowledges and waits), and are found again
-    only once that poll has ended, the field was switched off (RFConfiguration CfgItem
-    1) or they were released (InRelease, InDeselect). `refuses` holds command codes
+    the tags one InListPassiveTarget activated stay selected, and the next one then
+    finds no tag at all, not even one laid meanwhile: it only acknowledges and waits
+    (or, with few retries, answers no target). The tags are found again once that poll
+    has ended, the field was switched off (RFConfiguration CfgItem 1) or they were
+    released (InRelease, InDeselect). `refuses` holds command codes
     answered with the error frame; `answering` False is a chip that stopped talking.
     """
 
@@ -281,7 +282,7 @@ class FakePn532:
         self._retries = 0xFF  # MxRtyPassiveActivation after power-up
         self._field = False
         self._selected: list[str] = []  # activated by the last poll (by Tg), not released
-        self._unanswering: set[str] = set()  # selected tags the running poll cannot see
+        self._blind = False  # the running poll finds nothing (tags were left selected)
         self._waiting: tuple[int, str | None] | None = None  # a poll waits: (MaxTg, UID)
         self._registers: dict[int, int] = {}
         self._last = b""
@@ -301,7 +302,6 @@ class FakePn532:
             self._present.pop(uid, None)
             if uid in self._selected:
                 self._selected.remove(uid)
-            self._unanswering.discard(uid)
 
     def tap(self, uid: str, timeout: float = 2.0) -> None:
         """Place the tag until one poll has seen it, then lift it."""
@@ -481,7 +481,7 @@ class FakePn532:
             self._selected.clear()
         elif number <= len(self._selected):
             del self._selected[number - 1]
-        self._unanswering &= set(self._selected)
+        self._blind = self._blind and bool(self._selected)
 
     def _switch_field_on(self) -> None:
         if not self._field:
@@ -494,11 +494,9 @@ class FakePn532:
         max_tg, brty, initiator = params[0], params[1], params[2:]
         only = initiator.replace(b"\x88", b"", 1).hex().upper() if initiator else None
         self._switch_field_on()
-        if self.keeps_selected:
-            # Still selected by the last activation: they do not answer this one.
-            self._unanswering = set(self._selected)
-        else:
-            self._selected.clear()
+        # Tags still selected by the last activation: with the quirk this one is blind.
+        self._blind = self.keeps_selected and bool(self._selected)
+        self._selected = []
         if brty != 0x00:  # only ISO/IEC 14443 type A tags lie on these pads
             self._answer_poll(0, None)
             return True
@@ -508,8 +506,9 @@ class FakePn532:
         return True
 
     def _findable(self, only: str | None) -> list[str]:
-        return [uid for uid in self._present
-                if uid not in self._unanswering and only in (None, uid)]
+        if self._blind:
+            return []
+        return [uid for uid in self._present if only in (None, uid)]
 
     def _answer_waiting_poll(self, force: bool = False) -> None:
         if self._waiting is None or not self.answering:
@@ -523,7 +522,7 @@ class FakePn532:
         if uids:
             self._seen.wait(PN532_ACTIVATION_S * len(uids))
         self._waiting = None
-        self._unanswering = set()
+        self._blind = False
         self._selected = uids
         self._registers[CIU_FIFO_DATA] = 0x00 if uids else 0x26
         self._answer(pn532.IN_LIST_PASSIVE_TARGET, pn532.target_data(uids))
@@ -537,9 +536,7 @@ class FakePn532:
         """A waiting poll aborted: what it could not see can be found again."""
         if self._waiting is not None:
             self._waiting = None
-            self._unanswering = set()
-            if self.keeps_selected:
-                self._selected.clear()
+            self._blind = False
 
 
 _PN532_COMMANDS: dict[int, Callable[[FakePn532, bytes], bool]] = {

@@ -17,8 +17,10 @@ RF field on. So an empty pad costs the host nothing: the reader sleeps in its re
 the tag is reported the moment the chip sees it. While tags lie on the pad every poll is
 answered at once with the tags it activated (the retries only go on while none
 answers), and the pad is polled every poll interval so that a second tag and a removal
-are seen. A chip that answers an empty field at once (no targets) is asked again every
-idle poll interval.
+are seen; after each poll that found tags the RF field is switched off (see
+`AFTER_TAGS`), so that a tag left on the pad is found by the next poll too. A chip
+that answers an empty field at once (no targets) is asked again every idle poll
+interval.
 
 Every command is acknowledged within a timeout and answered within it, except a poll
 waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
@@ -63,7 +65,10 @@ MAX_REFUSAL_PAUSE_S = 5.0
 # is only seen every other poll. "field_off" switches the RF field off (RFConfiguration
 # CfgItem 1), so every tag powers down and is found afresh; "release" releases the
 # targets (InRelease 0); "repoll" polls again at once and aborts that poll after
-# `repoll_wait`; "none" sends nothing. benchmarks/pn532_lying_tags.py measures them.
+# `repoll_wait`; "none" sends nothing. benchmarks/pn532_lying_tags.py measures them
+# (figures in benchmarks/README.md): the field off keeps lying tags seen as often with
+# the quirk as without it, for one command per poll, and it does not depend on how a
+# released tag answers, since a tag that loses the field forgets any selection.
 AFTER_TAGS: dict[str, tuple[int, bytes] | None] = {
     "field_off": (RF_CONFIGURATION, bytes([0x01, 0x00])),
     "release": (IN_RELEASE, bytes([0x00])),
