@@ -74,12 +74,12 @@ def update() -> None:
 
     template = extract()
     with TEMPLATE.open("wb") as fp:
-        write_po(fp, template, width=100, omit_header=False)
+        write_po(fp, template, width=100, include_lineno=False)
     for path in po_files():
         catalog = read(path)
         catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
         with path.open("wb") as fp:
-            write_po(fp, catalog, width=100, ignore_obsolete=True)
+            write_po(fp, catalog, width=100, ignore_obsolete=True, include_lineno=False)
 
 
 def compiled(path: Path) -> bytes:

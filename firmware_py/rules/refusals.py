@@ -159,6 +159,10 @@ REVEAL_COUNT = refusal_n(
     "{seat} holds {n} tile, not {given}.",
     "{seat} holds {n} tiles, not {given}.",
 )
+DRAWN_NOT_REVEALED = refusal(
+    "rules.drawn_not_revealed", "reveal_missing_tile",
+    "{seat} drew the {tile} and has not laid it: reveal it too.",
+)
 NAMED_TWICE = refusal("rules.named_twice", "tile_named_twice", "The {tile} is named twice.")
 REVEALED_BY_OTHER = refusal(
     "rules.revealed_by_other", "tile_in_other_hand",
