@@ -46,3 +46,26 @@ def test_lang_gives_a_screen_a_language_of_its_own(view):
     lay = table_layout(table, (1280, 800))
     assert "రీడర్ ఆఫ్‌లైన్‌లో ఉంది" in said(lay)
     assert in_language(sample, "table", None) is sample
+
+
+def test_each_panel_speaks_its_seats_language(view):
+    sample = view("play_4")
+    for seat, lang in zip(sample["seats"], ("fa", "ar", "lt", "el"), strict=True):
+        seat["language"] = lang
+    lay = table_layout(sample, (1280, 800))
+    panels = {p.seat: p for p in lay.panels}
+    tiles = {0: "مهره", 1: "قطع", 2: "kauliuk", 3: "πέτρ"}
+    for seat, word in tiles.items():
+        assert word in said(lay, panels[seat].rect), (seat, said(lay, panels[seat].rect))
+    # The turn's panel says so in its own words, and its points in its own digits.
+    turn = sample["turn"]
+    assert {1: "دورك"}.get(turn, "") in said(lay, panels[turn].rect)
+    total = sample["seats"][0]["total"]
+    assert "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(total)) in said(lay, panels[0].rect)
+
+
+def test_the_walls_own_words_are_in_its_language(view):
+    sample = view("game_over_8")
+    sample["wall_language"] = "el"
+    words = said(wall_layout(sample, (1920, 1080)))
+    assert "Τέλος παιχνιδιού: κερδίζει ο/η Bo" in words
