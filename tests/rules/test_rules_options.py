@@ -444,3 +444,18 @@ def test_a_broken_deal_override_is_never_listed_as_supported():
     listed = str(unsupported.value)
     assert "40 tiles" not in listed and "; 4 players" not in listed
     assert "5-6 players: double-12, 12 tiles" in listed
+
+
+def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
+    # Seat 0 draws the last tile, 5-0, which plays, and keeps it: it can still play, so
+    # seat 1's pass does not make every seat pass in a row (RULES.md 2.10).
+    state = start("classic", ["9-9 9-5 8-1", "9-4 3-2"], "5-0")
+    state = run(state, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass",
+                "0 draw", "0 pass", "1 pass")  # fmt: skip
+    assert state.phase == "play" and state.turn == 0
+    assert [str(a) for a in legal_actions(state)] == [str(move("0 play 5-0 on 0"))]
+    must = start(Options.preset("classic", drawn_tile="must_play"), ["9-9 9-5 8-1", "9-4 3-2"],
+                 "6-0")  # the drawn tile does not play: a plain pass  # fmt: skip
+    must = run(must, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass", "0 draw",
+               "1 pass")  # fmt: skip
+    assert must.phase == "round_over" and must.blocked
