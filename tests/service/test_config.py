@@ -158,6 +158,38 @@ def test_a_seat_count_the_preset_cannot_deal_for(tmp_path):
     assert found[1].startswith(f"{path}: seats: simple rules do not deal for 2 players")
 
 
+THREE_SEATS = "[[seats]]" + "[[seats]]".join(SEATS.split("[[seats]]")[1:4])
+
+
+def test_hand_size_makes_a_house_rule_for_a_seat_count_the_table_lacks(tmp_path, capsys):
+    # RULES.md section 4: three players of classic on a double-12 set, 14 tiles each.
+    path = write(tmp_path, THREE_SEATS + '[rules]\npreset = "classic"\nset = 12\nhand_size = 14\n')
+    config = load_config(path)
+    assert config.rules == {"preset": "classic", "set": 12, "hand_size": 14}
+    assert main(["check-config", str(path)]) == 0
+    assert "hand_size=14" in capsys.readouterr().out
+    # Without hand_size classic has no double-12 deal for three seats.
+    path = write(tmp_path, THREE_SEATS + '[rules]\npreset = "classic"\nset = 12\n')
+    [problem] = problems(path)
+    assert problem.startswith(f"{path}: seats: classic rules with a double-12 set do not deal")
+
+
+def test_a_hand_size_that_leaves_no_boneyard_or_is_no_number_is_named(tmp_path):
+    path = write(tmp_path, THREE_SEATS + '[rules]\npreset = "classic"\nset = 12\nhand_size = 31\n')
+    [problem] = problems(path)
+    assert problem == (f"{path}: seats: 3 hands of 31 from a double-12 set leave no boneyard: "
+                       "30 tiles per hand at most")
+    path = write(tmp_path, THREE_SEATS + '[rules]\npreset = "classic"\nhand_size = "many"\n')
+    [problem] = problems(path)
+    assert problem.startswith(f"{path}: rules: option hand_size takes a whole number")
+
+
+def test_more_rounds_than_the_set_has_is_named_under_rules_rounds(tmp_path):
+    path = write(tmp_path, SEATS + '[rules]\npreset = "classic"\nrounds = 14\n')
+    [problem] = problems(path)
+    assert problem == f"{path}: rules.rounds: a double-12 set has 13 rounds at most, not 14"
+
+
 def test_every_mistake_is_reported_at_once(tmp_path):
     path = write(tmp_path, """
 hand_mode = "secret"
