@@ -182,3 +182,7 @@ def main() -> None:
                   f"SIGKILL (full check) {unclean * 1000:.0f} ms")
             print(f"{'':>5} resume a 13-round {SEATS}-seat game: {_ms(resume_times(last))}")
         idle(last)
+
+
+if __name__ == "__main__":
+    main()

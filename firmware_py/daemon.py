@@ -84,6 +84,7 @@ class ViewPublisher:
         self._refusal = (json.dumps({"refused": f"this table already serves {MAX_SCREENS} "
                                      "screens: close one and connect again"}) + "\n").encode()
         self.screens = 0  # served now (read by tests and benchmarks)
+        self._starved = False  # accept() failed and has not worked since
 
     def start(self) -> None:
         try:
@@ -190,8 +191,12 @@ class ViewPublisher:
                 return True
             except OSError as err:
                 # Out of file descriptors, or memory: the screens already there go on.
-                log.warning("view socket: cannot take a new screen now: %s", err)
+                if not self._starved:
+                    log.warning("view socket: cannot take a new screen now: %s; the "
+                                "screens already there are still served", err)
+                    self._starved = True
                 return False
+            self._starved = False
             if len(clients) >= MAX_SCREENS:
                 with contextlib.suppress(OSError):
                     sock.send(self._refusal)

@@ -146,8 +146,7 @@ class Journal:
             return
         self._holder = self._take_lock()
         try:
-            wal = _side(path, "-wal")
-            self.checked = check or (wal.exists() and wal.stat().st_size > 0)
+            self.checked = check or _side(path, "-wal").exists()
             try:
                 self._db = self._open(check=self.checked)
             except JournalDamaged:
