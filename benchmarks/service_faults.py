@@ -30,7 +30,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "service"))
 
-from disks import tiny_disk  # noqa: E402
+from faults import serve_with_few_files, tiny_disk  # noqa: E402
+from service_start import config_file  # noqa: E402
 
 from firmware_py.config import example_config, load_config  # noqa: E402
 from firmware_py.daemon import Service  # noqa: E402
@@ -43,15 +44,6 @@ def _unit_nofile() -> int:
     return int(unit["Service"]["LimitNOFILE"].partition(":")[0])
 
 
-def _config_file(folder: Path) -> Path:
-    text = example_config("sim").read_text(encoding="utf-8")
-    text = text.replace('"~/.local/state/roundhouse/sim.db"', '"table.db"')
-    text = text.replace('"~/.local/state/roundhouse/sim.sock"', '"view.sock"')
-    path = folder / "table.toml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
 def _run(folder: Path, nofile: int) -> subprocess.Popen[bytes]:
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(folder / "notify"))
@@ -61,7 +53,7 @@ def _run(folder: Path, nofile: int) -> subprocess.Popen[bytes]:
         resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
     proc = subprocess.Popen([sys.executable, "-m", "firmware_py.cli", "run", "--config",
-                             str(_config_file(folder))], cwd=folder, preexec_fn=limit,
+                             str(config_file(folder))], cwd=folder, preexec_fn=limit,
                             env={**os.environ, "NOTIFY_SOCKET": str(folder / "notify")},
                             stderr=subprocess.PIPE)
     while not notify.recv(4096).startswith(b"READY=1"):
@@ -106,24 +98,6 @@ def screens_held() -> None:
           f"descriptors), the next one refused: {refusal.get('refused')!r}")
 
 
-def _serve_with_few_files(folder: Path, spare: int, ready: Any) -> None:
-    from firmware_py.notify import Notifier
-
-    config = load_config(example_config("sim"))
-    import dataclasses
-
-    config = dataclasses.replace(config, database=folder / "t.db", socket=folder / "view.sock")
-    service = Service(config, attach_hardware=False, notifier=Notifier({}))
-    service.start()
-    used = len(os.listdir("/proc/self/fd"))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (used + spare, used + spare))
-    ready.set()
-    while not service.finished.is_set():
-        for event in (ButtonPressed, ButtonReleased):
-            service.events.put(event(0, Button.DRAW))
-        time.sleep(0.1)
-
-
 def file_limit() -> None:
     import multiprocessing
 
@@ -132,7 +106,7 @@ def file_limit() -> None:
     with tempfile.TemporaryDirectory(prefix="roundhouse-faults-") as name:
         folder = Path(name)
         ready = context.Event()
-        child = context.Process(target=_serve_with_few_files, args=(folder, spare, ready))
+        child = context.Process(target=serve_with_few_files, args=(folder, spare, ready))
         child.start()
         ready.wait(30)
         screens = []

@@ -11,7 +11,6 @@ import json
 import logging
 import multiprocessing
 import os
-import resource
 import signal
 import socket
 import subprocess
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disks import tiny_disk
+from faults import serve_with_few_files, tiny_disk
 from test_daemon import (
     NotifyListener,
     ViewReader,
@@ -259,25 +258,11 @@ def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_
     publisher.close()
 
 
-def _serve_with_few_files(folder: Path, spare: int, ready: Any) -> None:
-    """The child: a service allowed only `spare` file descriptors beyond what it holds
-    once started, joining and leaving a seat every 0.1 s so that every screen has news."""
-    config = sim_config(folder)
-    service = Service(config, attach_hardware=False, notifier=Notifier({}))
-    service.start()
-    used = len(os.listdir("/proc/self/fd"))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (used + spare, used + spare))
-    ready.set()
-    while not service.finished.is_set():
-        press(service, 0)
-        time.sleep(0.1)
-
-
 def test_screens_past_the_file_limit_wait_and_the_service_keeps_serving(tmp_path):
     spare = 12
     context = multiprocessing.get_context("fork")
     ready = context.Event()
-    child = context.Process(target=_serve_with_few_files, args=(tmp_path, spare, ready),
+    child = context.Process(target=serve_with_few_files, args=(tmp_path, spare, ready),
                             daemon=True)
     child.start()
     try:

@@ -4,7 +4,7 @@ import json
 import sqlite3
 
 import pytest
-from disks import tiny_disk
+from faults import tiny_disk
 
 from firmware_py.cli import main
 from firmware_py.journal import (
