@@ -361,6 +361,11 @@ class Service:
                     if event is _WAKE:
                         break
                     _log_reader(event)
+                    if self.journal.stale:
+                        # Each input after a read-only refusal finds out afresh whether
+                        # the disk writes again.
+                        with self.registry.closed():
+                            self.journal.reconnect()
                     if self.table.handle(event):
                         self.publisher.publish(self.table.view())
                 if interval is not None and time.monotonic() - last_ping >= interval:

@@ -33,7 +33,7 @@ from test_daemon import (
 )
 
 from firmware_py.daemon import MAX_SCREENS, Service, ViewPublisher
-from firmware_py.journal import Journal
+from firmware_py.journal import Journal, JournalError
 from firmware_py.notify import Notifier
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
 
@@ -98,6 +98,42 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         assert public(again.table.view()) == public(led)
         assert len(again.journal.entries(1)) == 1  # the one press the disk took
         again.stop()
+
+
+def test_a_read_only_disk_refuses_inputs_on_screen_until_it_writes_again(tmp_path):
+    with tiny_disk(tmp_path / "disk") as disk:
+        config = sim_config(tmp_path, database=disk.path / "t.db")
+        pid = os.fork()
+        if pid == 0:  # killed mid-game; then the kernel turned the disk read-only
+            service = Service(config, attach_hardware=False)
+            service.start()
+            service.table.handle(ButtonPressed(0, Button.DRAW))
+            service.table.handle(ButtonReleased(0, Button.DRAW))
+            service.table.handle(ButtonPressed(1, Button.DRAW))
+            service.table.handle(ButtonReleased(1, Button.DRAW))
+            for event in (ButtonPressed, ButtonHeld, ButtonReleased):
+                service.table.handle(event(0, Button.DRAW))
+            os.kill(os.getpid(), signal.SIGKILL)
+        os.waitpid(pid, 0)
+        disk.remount("ro")
+        service = Service(config, attach_hardware=False)
+        service.start()
+        screen = ViewReader(config.socket)
+        shown = screen.next()
+        assert shown["phase"] != "lobby"  # the game is shown
+        press(service, 0)
+        refused = first_view(screen, lambda v: v["rejection"] is not None)
+        assert refused["rejection"] == {
+            "seat": None,
+            "text": "The table's disk takes no writes: nothing was lost. Check the disk."}
+        assert public(refused) == public(shown)
+        disk.remount("rw")
+        press(service, 0)
+        taken = first_view(screen, lambda v: v["rejection"] is None)
+        assert public(taken) != public(shown)
+        assert not service.finished.is_set() and service.failure is None
+        service.stop()
+        screen.close()
 
 
 def test_the_service_on_a_full_disk_says_so_and_never_calls_the_journal_damaged(tmp_path):
@@ -222,7 +258,7 @@ def test_a_clean_start_skips_the_full_check_an_unclean_one_runs_it(tmp_path):
 def test_only_a_damaged_journal_is_moved_aside_and_never_a_device(tmp_path):
     config = dataclasses.replace(sim_config(tmp_path), database=Path("/dev/null"))
     service = Service(config, attach_hardware=False, move_aside=True)
-    with pytest.raises(Exception, match="is not a regular file"):
+    with pytest.raises(JournalError, match="is not a regular file"):
         service.start()
     assert Path("/dev/null").is_char_device()
     assert not list(Path("/dev").glob("null.broken-*"))

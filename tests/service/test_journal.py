@@ -363,9 +363,12 @@ def test_a_journal_on_a_read_only_disk_is_read_and_writes_again_once_writable(tm
         with pytest.raises(JournalUnwritable, match="takes no writes") as info:
             journal.append(game, {"n": 1})
         assert not info.value.full
+        assert journal.stale
+        journal.reconnect()
         with pytest.raises(JournalUnwritable):
             journal.append(game, {"n": 1})
         disk.remount("rw")
+        journal.reconnect()
         assert journal.append(game, {"n": 1}) == 1
         journal.close()
 
