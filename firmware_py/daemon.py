@@ -68,7 +68,10 @@ class ViewPublisher:
 
     A new client first gets the latest view, then every view after it while it keeps
     up. A client more than `BACKLOG` views behind skips to the latest one. `publish`
-    only appends to a bounded history and wakes the I/O thread, so it never blocks.
+    only appends to a bounded history and wakes the I/O thread, so it never blocks. At
+    most `MAX_SCREENS` are served; one more gets a `{"refused": ...}` line and is closed.
+    No error of `accept` stops the thread: out of file descriptors, it pauses accepting
+    and goes on serving the screens it has.
     """
 
     def __init__(self, path: Path) -> None:
