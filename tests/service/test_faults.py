@@ -294,6 +294,37 @@ def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_
     publisher.close()
 
 
+def test_a_refused_screen_says_why_and_is_served_once_a_place_frees(tmp_path, monkeypatch,
+                                                                    capsys):
+    import firmware_py.daemon
+    from display.feed import ViewFeed
+
+    monkeypatch.setattr(firmware_py.daemon, "MAX_SCREENS", 2)
+    publisher = ViewPublisher(tmp_path / "view.sock")
+    publisher.start()
+    publisher.publish(json.loads((Path(__file__).parents[1] / "views" / "play_4.json")
+                                 .read_text()))
+    screens = [ViewReader(publisher.path) for _ in range(2)]
+    for screen in screens:
+        screen.next()
+    feed = ViewFeed(str(publisher.path), backoff=(0.02, 0.1))
+    deadline = time.monotonic() + 10
+    while "refused this screen" not in (err := capsys.readouterr().err):
+        assert feed.poll(0.05) is None
+        assert time.monotonic() < deadline, err
+    assert "this table already serves 2 screens: close one and connect again" in err
+    screens.pop().close()
+    view = None
+    while view is None:
+        view = feed.poll(0.05)
+        assert time.monotonic() < deadline + 10
+    assert view["phase"] == "play"
+    feed.close()
+    for screen in screens:
+        screen.close()
+    publisher.close()
+
+
 def test_screens_past_the_file_limit_wait_and_the_service_keeps_serving(tmp_path):
     spare = 12
     context = multiprocessing.get_context("fork")
