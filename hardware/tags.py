@@ -24,7 +24,7 @@ from hardware import HardwareError
 from hardware.rfid.protocol import normalise_uid
 
 KINDS = ("tile", "marker", "card")
-CARDS = ("undo", "new_game", "next_preset", "admin")
+CARDS = ("undo", "new_game", "next_preset", "admin", "language")
 MEXICAN = "mexican"
 MAX_PIPS = 18  # the largest set: double-18
 MAX_SEATS = 16

@@ -35,9 +35,14 @@ from test_daemon import (
 from firmware_py.daemon import MAX_SCREENS, Service, ViewPublisher
 from firmware_py.journal import Journal, JournalError
 from firmware_py.notify import Notifier
+from firmware_py.render import render
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
 
 FULL = "The table's disk is full: nothing was lost. Free some space."
+
+
+def said(rejection: dict[str, Any]) -> str:
+    return render(rejection["message"], "en")
 
 
 def hold(service: Service, seat: int, button: Button = Button.DRAW) -> None:
@@ -67,7 +72,7 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         disk.fill()
         hold(service, 0)  # start a game: its first write finds no room
         refused = first_view(screen, lambda v: v["rejection"] is not None)
-        assert refused["rejection"] == {"seat": None, "text": FULL}
+        assert refused["rejection"]["seat"] is None and said(refused["rejection"]) == FULL
         assert public(refused) == public(lobby)
 
         disk.free()
@@ -78,10 +83,10 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         disk.fill()
         press(service, 0)  # draws for the engine: refused, nothing of it taken
         refused = first_view(screen, lambda v: v["rejection"] is not None)
-        assert refused["rejection"]["text"] == FULL
+        assert said(refused["rejection"]) == FULL
         assert public(refused) == public(playing)
         press(service, 0)
-        assert first_view(screen, lambda v: True)["rejection"]["text"] == FULL
+        assert said(first_view(screen, lambda v: True)["rejection"]) == FULL
 
         disk.free()
         press(service, 0)
