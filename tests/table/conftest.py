@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,6 +25,9 @@ from hardware.events import (
 )
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
+
+# The real disk faults of the service tests (`faults.tiny_disk`) serve these tests too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
 
 
 def spoken(view: dict[str, Any], lang: str = "en") -> dict[str, Any]:

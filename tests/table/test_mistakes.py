@@ -4,6 +4,7 @@ screen and leaves the game and the journal as they were."""
 
 from __future__ import annotations
 
+from faults import tiny_disk
 from tracked_deal import HANDS, dealt
 
 from firmware_py.rules import Tile, set_tiles
@@ -400,3 +401,41 @@ def test_a_reader_going_offline_mid_turn_leaves_reminders_at_the_changes(rig_fac
     assert view["turn"] == 3 and view["alerts"] == [offline, "Cy: take your marker back"]
     view = rig.press(3)
     assert view["seats"][3]["hand"] == 12 and view["alerts"] == [offline]
+
+
+FULL = "The table's disk is full: nothing was lost. Free some space."
+
+
+def test_a_full_disk_keeps_the_move_that_ends_the_game_and_its_result_together(
+        rig_factory, tmp_path):
+    with tiny_disk(tmp_path) as disk:  # the rig's journal lives in tmp_path
+        rig = three_seats_ana_out(rig_factory, rounds=1)
+        for tile in LEFT:
+            rig.tap(1, tile)
+        rig.press(1, Button.PASS)
+        for tile in NINES:
+            rig.tap(2, tile)
+        before, entries = rig.view, rig.entries()
+        disk.fill()
+        view = rig.press(2, Button.PASS)  # the last reveal: it would end the game
+        assert view["rejection"] == {"seat": None, "text": FULL}
+        assert same_game(before, view) and rig.entries() == entries
+        assert rig.journal.games()[0].finished is None
+        disk.free()
+        over = rig.press(2, Button.PASS)
+        assert over["phase"] == "game_over" and over["rejection"] is None
+        [game] = rig.journal.games()
+        assert game.finished and game.winner == "Ana"
+
+        # Undoing at the ranking takes back the move and the result in one write.
+        entries = rig.journal.entries(game.id)
+        disk.fill()
+        view = rig.card("undo")
+        assert view["rejection"]["text"] == FULL and same_game(over, view)
+        assert rig.journal.games() == [game] and rig.journal.entries(game.id) == entries
+        disk.free()
+        view = rig.card("undo")
+        assert view["phase"] == "round_over" and view["rejection"] is None
+        assert rig.journal.games()[0].finished is None
+        again = rig.restart()
+        assert again.view["phase"] == "round_over"
