@@ -69,3 +69,14 @@ def test_the_walls_own_words_are_in_its_language(view):
     sample["wall_language"] = "el"
     words = said(wall_layout(sample, (1920, 1080)))
     assert "Τέλος παιχνιδιού: κερδίζει ο/η Bo" in words
+
+
+def test_the_waiting_screen_speaks_the_screens_language(monkeypatch):
+    from display import waiting_screen
+
+    drawn: list[str] = []
+    monkeypatch.setattr(waiting_screen.text, "draw",
+                        lambda surface, item: drawn.append(" ".join(item.lines)))
+    waiting_screen.render(pygame.Surface((800, 480)), "/run/roundhouse/view.sock", "el")
+    assert drawn[0] == "Αναμονή για το τραπέζι…"
+    assert "/run/roundhouse/view.sock" in drawn[1]
