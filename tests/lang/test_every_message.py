@@ -55,5 +55,5 @@ def test_every_message_says_its_arguments_in_every_language(message_id: str, dat
             assert NAMES[2] in said, (lang, said)
         if "tile" in names:
             assert "12-7" in said, (lang, said)
-        if "text" in names or "pad" in names and args["pad"]["id"] == "pad.named":
+        if "text" in names or ("pad" in names and args["pad"]["id"] == "pad.named"):
             assert "Zoë" in said, (lang, said)
