@@ -16,7 +16,7 @@ from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
 from firmware_py.messages import message
-from firmware_py.render import render
+from firmware_py.render import DEFAULT_LANGUAGE, digits, render
 
 Rect = tuple[int, int, int, int]
 MIN_TEXT = 14
@@ -54,7 +54,20 @@ def _say(view: View, message_id: str, **args: Any) -> str:
 
 
 def _language(view: View) -> str:
-    return str(view.get("wall_language") or view.get("language") or "en")
+    return str(view.get("wall_language") or view.get("language") or DEFAULT_LANGUAGE)
+
+
+def _number(view: View, n: int) -> str:
+    """A score or a round in the wall's digits."""
+    return digits(str(n), _language(view))
+
+
+def _place(view: View, n: int) -> str:
+    """A place in the standings: "1st" in English, the catalogue's word elsewhere
+    (English ordinals follow the number's last digits, which no catalogue can say)."""
+    if _language(view) == DEFAULT_LANGUAGE:
+        return _ordinal(n)
+    return _say(view, "screen.place_number", n=n)
 
 
 def _title(view: View, rect: Rect, texts: list[Text]) -> None:
@@ -122,8 +135,8 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             cells.append(Cell((cx, y, round_w, h), "current"))
         engine = engines[r] if r < len(engines) else view.get("engine")
         label_h = (head_h - 2 * pad) * 2 // 5
-        texts.append(text.fit(str(r + 1), (cx + 1, y + pad, round_w - 2, label_h), max_size=48,
-                              min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
+        texts.append(text.fit(_number(view, r + 1), (cx + 1, y + pad, round_w - 2, label_h),
+                              max_size=48, min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
         if engine:
             value = parse_tile(engine, "view.round_engines")[0]
             short = max(4, min((head_h - 2 * pad - label_h) * 9 // 10, (round_w - 4) // 2))
@@ -160,10 +173,11 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             low = min(row)
             if row[i] == low:
                 cells.append(Cell((cx + 1, ry + 1, round_w - 2, row_h - 2), "winner"))
-            put("score", str(row[i]), (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
+            put("score", _number(view, row[i]), (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
                 theme.DARK_INK if row[i] == low or kind == "turn" else theme.INK)
-        put("total", str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
-        put("place", _ordinal(places[i]), (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
+        put("total", _number(view, totals[i]),
+            (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
+        put("place", _place(view, places[i]), (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
             theme.GOLD if places[i] == 1 and kind != "turn" else ink)
     texts += text.fit_column(columns["name"], max_size=110, min_size=MIN_TEXT,
                              colours=colours["name"], align="left")
@@ -199,10 +213,10 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
         inks.append(theme.DARK_INK if first else theme.INK)
         inner = row_h - 2 * pad
         ix, iw = cx + 2 * pad, col_w - 4 * pad
-        entries["place"].append((_ordinal(places[seat]), (ix, ry + pad, iw * 18 // 100, inner)))
+        entries["place"].append((_place(view, places[seat]), (ix, ry + pad, iw * 18 // 100, inner)))
         entries["name"].append((seats[seat]["name"],
                                 (ix + iw * 20 // 100, ry + pad, iw * 56 // 100, inner)))
-        entries["total"].append((str(totals[seat]),
+        entries["total"].append((_number(view, totals[seat]),
                                  (ix + iw * 78 // 100, ry + pad, iw * 22 // 100, inner)))
     for column, align in (("place", "left"), ("name", "left"), ("total", "right")):
         fitted = text.fit_column(entries[column], max_size=140, min_size=MIN_TEXT,

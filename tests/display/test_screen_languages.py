@@ -80,3 +80,16 @@ def test_the_waiting_screen_speaks_the_screens_language(monkeypatch):
     waiting_screen.render(pygame.Surface((800, 480)), "/run/roundhouse/view.sock", "el")
     assert drawn[0] == "Αναμονή για το τραπέζι…"
     assert "/run/roundhouse/view.sock" in drawn[1]
+
+
+def test_the_walls_scores_and_places_are_in_its_languages_digits(view):
+    sample = view("game_over_8")
+    english = said(wall_layout(sample, (1920, 1080)))
+    assert "1st" in english and str(sample["totals"][sample["ranking"][0]]) in english
+    sample["wall_language"] = "fa"
+    persian = said(wall_layout(sample, (1920, 1080)))
+    best = sample["totals"][sample["ranking"][0]]
+    assert "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(best)) in persian
+    assert "۱م" in persian and "1st" not in persian
+    sample["wall_language"] = "el"
+    assert "1ος" in said(wall_layout(sample, (1920, 1080)))
