@@ -128,10 +128,8 @@ def test_a_read_only_disk_refuses_inputs_on_screen_until_it_writes_again(tmp_pat
         assert shown["phase"] != "lobby"  # the game is shown
         press(service, 0)
         refused = first_view(screen, lambda v: v["rejection"] is not None)
-        assert refused["rejection"]["seat"] is None
-        assert said(refused["rejection"]) == (
-            "The table's disk takes no writes: nothing was lost. Check the disk."
-        )
+        assert refused["rejection"]["seat"] is None and said(refused["rejection"]) == (
+            "The table's disk takes no writes: nothing was lost. Check the disk.")
         assert public(refused) == public(shown)
         disk.remount("rw")
         press(service, 0)
