@@ -273,10 +273,11 @@ class PublicView:
         return self._pads.reader_alerts(self._view_seat, self._pad_name)
 
     def _languages_view(self) -> dict[str, str]:
-        """The table's language and the wall's (the table screen speaks each seat's)."""
-        wall = self._config.display.wall.language
-        return {"language": self._config.language,
-                "wall_language": wall or self._config.language}
+        """The table screen's language (where no seat reads) and the wall's; each falls
+        back on the table-wide language."""
+        display, language = self._config.display, self._config.language
+        return {"language": display.table.language or language,
+                "wall_language": display.wall.language or language}
 
 
 _PHASES = {

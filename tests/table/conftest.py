@@ -70,6 +70,7 @@ def make_config(
     languages: tuple[str, ...] = (),
     language: str = "en",
     wall_language: str | None = None,
+    table_language: str | None = None,
 ) -> Config:
     pads = [str(s) for s in range(seats)] + ["mexican"]
     base = load_config(example_config("sim"))
@@ -79,7 +80,9 @@ def make_config(
                     for s in range(seats)),
         language=language,
         display=dataclasses.replace(
-            base.display, wall=dataclasses.replace(base.display.wall, language=wall_language)
+            base.display,
+            table=dataclasses.replace(base.display.table, language=table_language),
+            wall=dataclasses.replace(base.display.wall, language=wall_language),
         ),
         readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
         rules=rules,
