@@ -122,7 +122,8 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
             if have is None:
                 yield f"{name}: {context}: missing (run `python -m firmware_py.catalogues update`)"
                 continue
-            strings = list(have.string) if isinstance(have.string, tuple | list) else [have.string]
+            raw = have.string
+            strings = [str(x or "") for x in (raw if isinstance(raw, tuple | list) else [raw])]
             if have.fuzzy or not all(strings):
                 yield f"{name}: {context}: not translated"
                 continue
