@@ -1,7 +1,13 @@
+import time
+
+import serial
+
+from hardware.rfid.fake import FakeRdm6300
 from hardware.rfid.protocol import Seen
 from hardware.rfid.rdm6300 import Rdm6300, encode
 
 VECTOR = b"\x0267003B51C6CB\x03"
+UID = "67003B51C6"
 
 
 def test_the_reference_frame_gives_its_uid():
@@ -45,3 +51,41 @@ def test_a_missing_end_byte_or_a_foreign_byte_drops_the_frame():
     assert parser.receive(b"\x0267003G51C6CB\x03", 0.0) == []
     assert parser.bad_frames == 2
     assert parser.receive(VECTOR, 0.0) == [Seen("67003B51C6")]
+
+
+def frames_for(cable, seconds: float) -> list[str]:
+    """The UIDs in the frames the fake module sends over `seconds`, read as a host does."""
+    parser = Rdm6300()
+    port = serial.serial_for_url(str(cable.path), baudrate=9600, timeout=0.05)
+    try:
+        uids: list[str] = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            uids += [r.uid for r in parser.receive(port.read(64), 0.0)]
+        return uids
+    finally:
+        port.close()
+
+
+def test_the_fake_module_repeats_a_lying_card_every_65_ms(cable):
+    module = FakeRdm6300(cable)
+    try:
+        module.place(UID)
+        uids = frames_for(cable, 1.3)
+        # 1.3 s / 65 ms = 20 frames; a loaded machine may lose a few, never add any.
+        assert set(uids) == {UID} and 15 <= len(uids) <= 21
+    finally:
+        module.close()
+
+
+def test_two_cards_on_the_fake_module_give_no_frame_at_all(cable):
+    module = FakeRdm6300(cable)
+    try:
+        module.place(UID)
+        module.place("0100000001")
+        module.tap("0100000002")
+        assert frames_for(cable, 0.5) == []
+        module.lift("0100000001")
+        assert set(frames_for(cable, 0.3)) == {UID}
+    finally:
+        module.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -48,12 +49,17 @@ def make_config(
     rules: Any = "tournament",
     hand_mode: str = "open",
     names: tuple[str, ...] = NAMES,
+    sensing: Collection[str] | None = None,
 ) -> Config:
+    """`sensing`: the pads whose (PN532) readers sense markers, the others' are RDM6300s
+    (None: every pad senses markers)."""
     pads = [str(s) for s in range(seats)] + ["mexican"]
+    sensing = pads if sensing is None else sensing
     return dataclasses.replace(
         load_config(example_config("sim")),
         seats=tuple(SeatConfig(s, names[s], 0, 0) for s in range(seats)),
-        readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
+        readers=tuple(ReaderConfig(pad, "loop://", "pn532" if pad in sensing else "rdm6300",
+                                   markers=pad in sensing) for pad in pads),
         rules=rules,
         presets=("classic", "tournament", "family", "simple", "hub"),
         hand_mode=hand_mode,
