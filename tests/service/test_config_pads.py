@@ -74,3 +74,15 @@ def test_the_shipped_pn532_table_senses_markers_on_every_train_pad(capsys):
 def test_the_shipped_rdm6300_tables_do_not_sense_markers(name):
     config = load_config(example_config(name))
     assert not any(r.markers for r in config.readers)
+
+
+def test_a_keyboard_reader_cannot_sense_markers(tmp_path):
+    found = problems(tmp_path, SEATS + reader("0", "keyboard", "markers = true"))
+    assert len(found) == 1 and "readers[0].markers" in found[0]
+    assert "one tag at a time" in found[0]
+
+
+def test_an_rdm6300_removal_time_shorter_than_its_repeats_is_refused(tmp_path):
+    found = problems(tmp_path, SEATS + reader("0", "rdm6300", "removal_ms = 100"))
+    assert found == [f"{tmp_path / 'table.toml'}: readers[0].removal_ms: expected "
+                     "milliseconds 200..5000, got 100"]
