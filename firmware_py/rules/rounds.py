@@ -7,7 +7,7 @@ from firmware_py.rules.choices import check_may_hold, mask_of, not_in_play, put,
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
 from firmware_py.rules.state import State, clone
-from firmware_py.rules.tiles import Tile
+from firmware_py.rules.tiles import MAX_PIPS, Tile, set_tiles
 from firmware_py.rules.trains import Train
 
 
@@ -16,8 +16,12 @@ def _rounds_in_game(options: Options, set_size: int) -> int:
 
 
 def new_game(options: Options, players: int) -> State:
-    """A game before its first round; `BadDeal` if the options cannot deal for `players`."""
-    set_size, _ = options.deal_for(players)
+    """A game before its first round; `BadDeal` if the options name no set for `players`.
+
+    Only the set is needed here: the deal table's hand size is asked for when a round is
+    dealt by the engine (open hands without counts, `deal`), not for a written-out position.
+    """
+    set_size = options.set_for(players)
     s = State.__new__(State)
     s.options = options
     s.players = players
@@ -45,6 +49,7 @@ def new_game(options: Options, players: int) -> State:
     s._table = 0
     s._out = 0
     s._named = (0,) * players
+    s._lacks = (0,) * players
     s._revealed = (None,) * players
     s._starter0 = None
     s._turn_no = 0
@@ -134,6 +139,11 @@ def reveal(s: State, a: Reveal) -> State:
         for other, tiles in enumerate(s._revealed):
             if tiles is not None and tile in tiles:
                 raise IllegalMove(f"The {tile} was revealed by seat {other}.")
+    # A tile seen going into this hand (a named draw) and not laid since is still in it.
+    missing = s._named[seat] & ~seen
+    if missing:
+        tile = set_tiles(MAX_PIPS)[(missing & -missing).bit_length() - 1]
+        raise IllegalMove(f"Seat {seat} drew the {tile} and has not laid it: reveal it too.")
     n = clone(s)
     revealed = s._revealed
     n._revealed = put(revealed, seat, a.tiles)
@@ -180,6 +190,7 @@ def start_round(s: State, a: StartRound) -> State:
     n._passes = 0
     n._table = 1 << engine.index
     n._named = (0,) * players
+    n._lacks = (0,) * players
     n._revealed = (None,) * players
     if s._starter0 is None:
         n._starter0 = starter
@@ -265,11 +276,14 @@ def _deal_open(
     starter: int,
 ) -> None:
     o = n.options
-    set_size, size = o.deal_for(n.players)
+    set_size = n._set_size
+    specs = hands or (None,) * n.players
+    # Counts written out describe a position; a missing one is the deal table's size.
+    size = o.deal_for(n.players)[1] if any(h is None for h in specs) else 0
     if boneyard is not None:
         raise BadAction("open hands (counts) take no boneyard list: give null")
     counts: list[int] = []
-    for i, h in enumerate(hands or (None,) * n.players):
+    for i, h in enumerate(specs):
         c = size if h is None else h
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
             raise BadAction(f"hands[{i}] must be a list of tiles or a count, got {c!r}")
