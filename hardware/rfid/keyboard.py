@@ -39,6 +39,11 @@ _LETTERS = {30: "A", 48: "B", 46: "C", 32: "D", 18: "E", 33: "F"}  # hex-typing 
 _ENTER = (28, 96)  # KEY_ENTER, KEY_KPENTER
 
 
+def is_input_device(url: str) -> bool:
+    """Whether `url` names an input device (a keyboard reader) rather than a serial port."""
+    return os.path.realpath(url).startswith("/dev/input/")
+
+
 def typed_uid(text: str) -> str | None:
     """The UID for a typed line: decimal digits are a number of at most 32 bits, given
     as four bytes of hex; anything else must be a hex UID of a tag's size."""
