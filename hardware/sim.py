@@ -91,12 +91,12 @@ class SimulatedTable:
     # --- buttons ----------------------------------------------------------------------
 
     def press(self, seat: int, button: Button | str) -> None:
-        """Press and release a button, each edge held past the debounce window."""
+        """Press and release a button, each level held past the debounce window."""
         pin = self._pin(seat, button)
         pin.drive_low()
-        time.sleep(self._bounce_s)
+        time.sleep(self._bounce_s + 0.001)
         pin.drive_high()
-        time.sleep(self._bounce_s)
+        time.sleep(self._bounce_s + 0.001)
 
     def hold(self, seat: int, button: Button | str) -> None:
         """Keep a button down until it reports its hold, then let go."""
