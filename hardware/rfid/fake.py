@@ -344,7 +344,10 @@ class FakePn532:
             with self._seen:
                 if not self.answering:
                     continue
-                if self._cable.host_baudrate() not in (None, self.baudrate):
+                # While a speed change waits for the host's ACK, the host may already
+                # be at the new speed when the ACK is read: the line is read as sent.
+                if self._cable.host_baudrate() not in (None, self.baudrate,
+                                                       self._new_baudrate):
                     framer.reset()  # bytes at another speed are noise to the UART
                     continue
                 data = self._awake_bytes(data)

@@ -79,12 +79,17 @@ AFTER_TAGS_DEFAULT = "field_off"
 
 
 def frame(tfi: int, payload: bytes) -> bytes:
-    """A normal information frame (LEN <= 255)."""
+    """An information frame: a normal one, or an extended one (UM0701-02 6.2.1.2) for
+    more than 255 bytes (Diagnose's line test echoes 263)."""
     data = bytes([tfi]) + payload
+    if len(data) > MAX_DATA:
+        raise ValueError(f"a PN532 frame holds at most {MAX_DATA} bytes")
     if len(data) > 255:
-        raise ValueError("a normal PN532 frame holds at most 255 bytes")
-    return (bytes([0x00, 0x00, 0xFF, len(data), -len(data) & 0xFF]) + data
-            + bytes([-sum(data) & 0xFF, 0x00]))
+        high, low = len(data) >> 8, len(data) & 0xFF
+        head = bytes([0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, -(high + low) & 0xFF])
+    else:
+        head = bytes([0x00, 0x00, 0xFF, len(data), -len(data) & 0xFF])
+    return head + data + bytes([-sum(data) & 0xFF, 0x00])
 
 
 def command(code: int, params: bytes) -> bytes:
