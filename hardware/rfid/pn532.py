@@ -319,6 +319,7 @@ class Pn532:
             if self._pending is None:
                 continue
             if isinstance(item, Ack):
+                # Not yet taken: a chip acknowledges a frame, then refuses its syntax.
                 self._expect(now, target=self._pending == IN_LIST_PASSIVE_TARGET)
             elif isinstance(item, Garbled):
                 self._out += NACK  # the chip sends its answer again
@@ -329,6 +330,11 @@ class Pn532:
                   and item.payload[0] == self._pending + 1):
                 readings += self._answered(item.payload[1:], now)
         return readings
+
+    def _taken(self) -> None:
+        """A command after the set-up was taken (acknowledged, not refused)."""
+        self._refusals = 0
+        self.ready = True
 
     def _refusal(self, now: float) -> None:
         """The error frame (UM0701-02 6.2.1.5): the chip found the command's syntax wrong.
@@ -348,15 +354,17 @@ class Pn532:
     def _answered(self, body: bytes, now: float) -> list[Reading]:
         code, self._pending = self._pending, None
         self._misses = 0
-        self._refusals = 0
         self._waiting = False
         if self._step < len(SETUP):
             self._step += 1
             if self._step == len(SETUP):
-                self.ready = True
+                # A chip that refused its polls before (on this connection or the last)
+                # is online only once a poll is taken, not at each reconnection.
+                self.ready = self._refusals == 0
             else:
                 self._send(*SETUP[self._step], now)
             return []
+        self._taken()
         if code != IN_LIST_PASSIVE_TARGET:
             self.tick_s = self.poll_interval
             return []  # a follow-up answered
@@ -421,6 +429,7 @@ class Pn532:
     def _rearm(self, now: float) -> None:
         """No tag came: abort the waiting poll and send it again, so a dead chip shows."""
         self._out += ACK
+        self._taken()  # it waited for a tag all this time, with no error frame
         if self._misses:
             # It needed a wake-up since it last answered: it may have restarted and
             # forgotten its set-up (a waiting poll would then wait forever).

@@ -89,3 +89,23 @@ def test_a_chip_that_refuses_its_set_up_is_offline_with_the_reason_and_asked_rar
     finally:
         reader.close()
         chip.close()
+
+
+def test_a_chip_that_refuses_its_polls_goes_offline_once_and_does_not_flap(cable, events):
+    chip = FakePn532(cable)
+    chip.refuses.add(0x4A)  # InListPassiveTarget answered with the error frame
+    reader = open_reader("0", str(cable.path), "pn532", events, removal_ms=300)
+    try:
+        assert events.take(1) == [ReaderOnline("0")]  # its set-up was answered
+        (offline,) = events.take(1)
+        assert isinstance(offline, ReaderOffline)
+        assert "InListPassiveTarget with its error frame" in offline.reason
+        # Reconnections try again, ever later, without coming online for a moment each.
+        assert drain(events, 3.0) == []
+        chip.refuses.clear()
+        assert events.take(1, timeout=15) == [ReaderOnline("0")]
+        chip.place(MARKER)
+        assert events.take(1) == [TagPlaced("0", MARKER)]
+    finally:
+        reader.close()
+        chip.close()
