@@ -344,10 +344,13 @@ class FakePn532:
             with self._seen:
                 if not self.answering:
                     continue
-                # While a speed change waits for the host's ACK, the host may already
-                # be at the new speed when the ACK is read: the line is read as sent.
-                if self._cable.host_baudrate() not in (None, self.baudrate,
-                                                       self._new_baudrate):
+                speed = self._cable.host_baudrate()
+                if speed is not None and speed == self._new_baudrate:
+                    # The host is at the new speed: its ACK came, or was lost in the pty
+                    # (nfcpy flushes its output, ACK included, before reopening the port
+                    # at the new speed: on a wire the ACK is gone by then, in a pty not).
+                    self.baudrate, self._new_baudrate = speed, None
+                if speed not in (None, self.baudrate):
                     framer.reset()  # bytes at another speed are noise to the UART
                     continue
                 data = self._awake_bytes(data)

@@ -159,3 +159,39 @@ def test_the_fake_chip_sends_its_ack_and_its_answer_apart(cable, monkeypatch):
     finally:
         port.close()
         fake.close()
+
+
+def talk(port: serial.Serial, framer: Framer, data: bytes, count: int) -> list:
+    port.write(data)
+    got: list = []
+    deadline = time.monotonic() + 5
+    while len(got) < count and time.monotonic() < deadline:
+        got += framer.feed(port.read(64))
+    return got
+
+
+def test_the_fake_chip_sleeps_until_woken_honours_max_tg_and_reports_and_releases(cable, chip):
+    port = serial.serial_for_url(str(cable.path), baudrate=115200, timeout=0.1)
+    framer = Framer()
+    try:
+        # After power-up a command without the wake-up is lost (UM0701-02 6.2.2).
+        assert talk(port, framer, pn532.command(0x02, b""), 1) == []
+        assert talk(port, framer, pn532.WAKEUP + pn532.command(0x02, b""), 2)[1] == Info(
+            pn532.CHIP, bytes([0x03, 0x32, 0x01, 0x06, 0x07]))
+        chip.place(UID)
+        chip.place("04000000000C01")
+        # MaxTg 1: one of the two tags; MaxTg 2: both.
+        one = talk(port, framer, pn532.command(0x4A, bytes([0x01, 0x00])), 2)[1]
+        assert isinstance(one, Info) and one.payload[1] == 1
+        two = talk(port, framer, pn532.command(0x4A, bytes([0x02, 0x00])), 2)[1]
+        assert isinstance(two, Info) and pn532.parse_targets(two.payload[1:]) == [
+            UID, "04000000000C01"]
+        # GetGeneralStatus names the two targets; InRelease(0) releases them.
+        status = talk(port, framer, pn532.command(0x04, b""), 2)[1]
+        assert isinstance(status, Info) and status.payload[1:4] == bytes([0x00, 0x00, 2])
+        assert talk(port, framer, pn532.command(0x52, b"\x00"), 2)[1] == Info(
+            pn532.CHIP, b"\x53\x00")
+        status = talk(port, framer, pn532.command(0x04, b""), 2)[1]
+        assert isinstance(status, Info) and status.payload[3] == 0
+    finally:
+        port.close()
