@@ -161,10 +161,11 @@ def test_the_fake_chip_sends_its_ack_and_its_answer_apart(cable, monkeypatch):
         fake.close()
 
 
-def talk(port: serial.Serial, framer: Framer, data: bytes, count: int) -> list:
+def talk(port: serial.Serial, framer: Framer, data: bytes, count: int,
+         timeout: float = 5.0) -> list:
     port.write(data)
     got: list = []
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + timeout
     while len(got) < count and time.monotonic() < deadline:
         got += framer.feed(port.read(64))
     return got
@@ -175,7 +176,7 @@ def test_the_fake_chip_sleeps_until_woken_honours_max_tg_and_reports_and_release
     framer = Framer()
     try:
         # After power-up a command without the wake-up is lost (UM0701-02 6.2.2).
-        assert talk(port, framer, pn532.command(0x02, b""), 1) == []
+        assert talk(port, framer, pn532.command(0x02, b""), 1, timeout=0.5) == []
         assert talk(port, framer, pn532.WAKEUP + pn532.command(0x02, b""), 2)[1] == Info(
             pn532.CHIP, bytes([0x03, 0x32, 0x01, 0x06, 0x07]))
         chip.place(UID)
