@@ -343,7 +343,8 @@ def _pass(s: State, a: Pass) -> State:
         _check_turn(s, seat)
     if not s.engine_laid:
         raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
-    refusal = pass_refusal(s, play_count(s) > 0)
+    plays = play_count(s) > 0
+    refusal = pass_refusal(s, plays)
     if refusal is not None:
         raise IllegalMove(say(refusal, s))
     n = clone(s)
@@ -356,13 +357,17 @@ def _pass(s: State, a: Pass) -> State:
         # Open hands: under `must_play` a seat passing without a draw holds no tile that
         # fits the ends open to it (a first-turn line may stop at will: that says nothing).
         n._lacks = put(s._lacks, seat, s._lacks[seat] | fitting_mask(s))
-    return _pass_effects(n, seat)
+    # A seat that keeps a drawn tile it may play (`drawn_tile: may_play`) can still play:
+    # its pass does not count towards a blocked round.
+    declined = plays and s._draws > 0 and s.options.drawn_tile == "may_play"
+    return _pass_effects(n, seat, declined)
 
 
-def _pass_effects(n: State, seat: int) -> State:
-    """End the turn of `seat` without a further tile (after a draw, or PASS)."""
+def _pass_effects(n: State, seat: int, can_play: bool = False) -> State:
+    """End the turn of `seat` without a further tile (after a draw, or PASS); `can_play`:
+    it keeps a tile it could have laid."""
     marker_up = not n._laid or n._owe
-    if n._laid or n._bcount:
+    if n._laid or n._bcount or can_play:
         n._passes = 0
     elif marker_up and not n._trains[seat].open and _opens_a_play(n, seat):
         n._passes = 1  # the seats that passed before it get another turn
