@@ -68,7 +68,9 @@ MAX_REFUSAL_PAUSE_S = 5.0
 # `repoll_wait`; "none" sends nothing. benchmarks/pn532_lying_tags.py measures them
 # (figures in benchmarks/README.md): the field off keeps lying tags seen as often with
 # the quirk as without it, for one command per poll, and it does not depend on how a
-# released tag answers, since a tag that loses the field forgets any selection.
+# released tag answers, since a tag that loses the field forgets any selection. The
+# next InListPassiveTarget switches the field on again by itself, which nfcpy relies on
+# too (pn53x.py `mute` switches it off between senses).
 AFTER_TAGS: dict[str, tuple[int, bytes] | None] = {
     "field_off": (RF_CONFIGURATION, bytes([0x01, 0x00])),
     "release": (IN_RELEASE, bytes([0x00])),
