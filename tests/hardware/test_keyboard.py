@@ -170,3 +170,11 @@ def test_a_virtual_keyboard_reader_is_read_and_no_digit_leaks_to_anyone_else():
         finally:
             other.close()
             reader.close()
+
+
+def test_finding_a_serial_reader_s_protocol_never_tries_it_as_a_keyboard(cable):
+    from hardware.probe import identify
+
+    found, tries = identify(str(cable.path), "keyboard", 0.2)
+    assert found is None  # nothing on the line
+    assert tries and "keyboard" not in [t.protocol for t in tries]
