@@ -178,3 +178,14 @@ def test_finding_a_serial_reader_s_protocol_never_tries_it_as_a_keyboard(cable):
     found, tries = identify(str(cable.path), "keyboard", 0.2)
     assert found is None  # nothing on the line
     assert tries and "keyboard" not in [t.protocol for t in tries]
+
+
+def test_the_shipped_service_may_open_keyboard_readers():
+    from pathlib import Path
+
+    unit = (Path(__file__).parents[2] / "systemd" / "roundhouse.service").read_text()
+    lines = [line.strip() for line in unit.splitlines()]
+    # DevicePolicy=closed refuses every device class not named: /dev/input/event* too.
+    assert "DeviceAllow=char-input rw" in lines
+    groups = next(line for line in lines if line.startswith("SupplementaryGroups="))
+    assert "input" in groups.split("=", 1)[1].split()
