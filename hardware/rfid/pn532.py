@@ -27,7 +27,10 @@ waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
 interval, which shows the chip is still there. A missed acknowledgement or answer is
 asked for again (wake-up included, in case the chip fell asleep) and three in a row mean
 the reader is gone; a chip that needed a wake-up since it last answered has its set-up
-sent again at the next re-arm, in case it restarted and forgot it.
+sent again at the next re-arm, in case it restarted and forgot it. A command answered
+with the error frame is sent again after a pause that doubles each time, and three in a
+row put the reader offline naming the command (`Pn532._refusal`). An answer counts only
+if every length in it adds up (`Framer`, `parse_targets`).
 """
 
 from __future__ import annotations
