@@ -37,6 +37,8 @@ _DIGITS = {2: "1", 3: "2", 4: "3", 5: "4", 6: "5", 7: "6", 8: "7", 9: "8", 10: "
            82: "0"}
 _LETTERS = {30: "A", 48: "B", 46: "C", 32: "D", 18: "E", 33: "F"}  # hex-typing readers
 _ENTER = (28, 96)  # KEY_ENTER, KEY_KPENTER
+# Shift (capital hex letters), Caps Lock and Num Lock (keypad digits) type nothing.
+_MODIFIERS = frozenset({42, 54, 58, 69})
 
 
 def is_input_device(url: str) -> bool:
@@ -63,6 +65,8 @@ def typed_characters(events: Iterable[Any]) -> bytes:
             continue  # releases, auto-repeat, SYN and scan-code (MSC) reports
         if event.code in _ENTER:
             out += b"\n"
+        elif event.code in _MODIFIERS:
+            continue
         elif (char := _DIGITS.get(event.code) or _LETTERS.get(event.code)) is not None:
             out += char.encode()
         else:

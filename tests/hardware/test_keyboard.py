@@ -62,10 +62,16 @@ def test_the_registry_takes_the_typed_number_for_the_card_enrolled_on_an_rdm6300
 def test_key_presses_type_digits_and_enter_whatever_else_the_device_reports():
     assert typed_characters(keys(TYPED)) == TYPED.encode() + b"\n"
     assert typed_characters(keys(TYPED, keypad=True)) == TYPED.encode() + b"\n"
+    # A hex-typing reader's capitals come with Shift, which types nothing itself.
+    shift = InputEvent(0, 0, ecodes.EV_KEY, ecodes.KEY_LEFTSHIFT, 1)
+    a_key = InputEvent(0, 0, ecodes.EV_KEY, ecodes.KEY_A, 1)
+    assert typed_characters([shift, a_key]) == b"A"
+    letters = [InputEvent(0, 0, ecodes.EV_KEY, getattr(ecodes, f"KEY_{c}"), 1) for c in "ABCDEF"]
+    assert typed_characters(letters) == b"ABCDEF"
     # Auto-repeat (value 2) types nothing more; another key spoils the line.
     repeat = InputEvent(0, 0, ecodes.EV_KEY, ecodes.KEY_5, 2)
-    shift = InputEvent(0, 0, ecodes.EV_KEY, ecodes.KEY_LEFTSHIFT, 1)
-    assert typed_characters([repeat, shift]) == b"?"
+    space = InputEvent(0, 0, ecodes.EV_KEY, ecodes.KEY_SPACE, 1)
+    assert typed_characters([repeat, space]) == b"?"
 
 
 def test_two_numbers_typed_without_their_enter_between_are_no_tag():
