@@ -112,6 +112,9 @@ def _refuse_target(
         return f"Seat {seat} must satisfy the {p.tile}{where} first."
     if why == "line" and index != s._line:
         return f"Seat {seat}'s first turn is a line on {train_name(s, s._line or 0)}."
+    if why == "line" and branch is not None and branch < len(s._trains[index].ends()):
+        ends = " or ".join(str(t[1]) for t in targets)
+        return f"Seat {seat}'s first-turn line goes on from its last tile: branch {ends}."
     if why == "first" and index != seat:
         return f"On a first turn seat {seat} may only play on its own train."
     train = s._trains[index]
@@ -187,8 +190,12 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     owe = n._owe = double and not train_first
     n._draws = 0
     n._drawn = None
-    if train_first and s._line is None and why != "double":
-        n._line = index
+    if train_first and why != "double":
+        if s._line is None:
+            n._line = index
+        # The line goes on from its last tile; a chicken-foot double grows three ends and
+        # the line takes one of them (RULES.md 3, `first_turn`: "one connected line").
+        n._line_ends = tuple((*path, k) for k in range(3)) if double and o.chicken_foot else (path,)
     if not left:
         if owe and not o.last_double_ends_round:
             return n  # still owes its double: it draws, or passes with nothing left
