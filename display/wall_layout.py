@@ -9,11 +9,14 @@ over the screen shows the final ranking instead. Pure: (view, size) -> boxes and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from display import text, theme
 from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
+from firmware_py.messages import message
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 MIN_TEXT = 14
@@ -44,31 +47,43 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _say(view: View, message_id: str, **args: Any) -> str:
+    """One of the wall's words, in the wall's language."""
+    names = [str(s["name"]) for s in view["seats"]]
+    return render(message(message_id, **args), _language(view), names)
+
+
+def _language(view: View) -> str:
+    return str(view.get("wall_language") or view.get("language") or "en")
+
+
 def _title(view: View, rect: Rect, texts: list[Text]) -> None:
     x, y, w, h = rect
     pad = h // 8
     phase = view["phase"]
-    seats = view["seats"]
     if phase == "lobby":
-        left = "Mexican Train"
+        left = _say(view, "screen.title")
     elif phase == "game_over":
         ranking = view.get("ranking") or []
-        left = f"Game over: {seats[ranking[0]]['name']} wins" if ranking else "Game over"
+        left = (_say(view, "screen.winner", seat=ranking[0]) if ranking
+                else _say(view, "screen.game_over"))
+    elif phase == "round_over":
+        left = _say(view, "screen.round_over", round=view.get("round", 0))
     else:
-        left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)}"
-        if phase == "round_over":
-            left += " over"
+        left = _say(view, "screen.round_of", round=view.get("round", 0),
+                    rounds=view.get("rounds", 0))
     left_w = w * (9 if phase == "game_over" else 4) // 10 - 2 * pad
     texts.append(text.fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left"))
     engine = view.get("engine")
     if engine and phase != "game_over":
-        texts.append(text.fit(f"engine {engine}", (x + w * 4 // 10, y + pad, w * 25 // 100,
+        texts.append(text.fit(_say(view, "screen.engine", tile=engine),
+                              (x + w * 4 // 10, y + pad, w * 25 // 100,
                               h - 2 * pad), max_size=120, min_size=MIN_TEXT,
                               colour=theme.INK_DIM))
     turn = view.get("turn")
     if turn is not None and phase == "play":
-        texts.append(text.fit(f"Turn: {seats[turn]['name']}", (x + w * 65 // 100, y + pad,
+        texts.append(text.fit(_say(view, "screen.turn", seat=turn), (x + w * 65 // 100, y + pad,
                               w * 35 // 100 - pad, h - 2 * pad), max_size=140,
                               min_size=MIN_TEXT, colour=theme.GOLD, align="right"))
 
@@ -98,7 +113,8 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     place_x = total_x + total_w
     pad = max(2, row_h // 24)
     cells.append(Cell((x, y, place_x + place_w - x, head_h), "header"))
-    texts.append(text.fit("Player", (x + pad, y + pad, name_w - 2 * pad, head_h - 2 * pad),
+    texts.append(text.fit(_say(view, "screen.player"), (x + pad, y + pad, name_w - 2 * pad,
+                                                        head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left"))
     for r in range(rounds):
         cx = x + name_w + r * round_w
@@ -115,9 +131,11 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             ty = y + pad + label_h + (head_h - 2 * pad - label_h - short) // 2
             tiles.append(TilePlace((tx, ty, 2 * short, short), value, value, False, True, 0,
                                    f"round {r + 1}"))
-    texts.append(text.fit("Total", (total_x + pad, y + pad, total_w - 2 * pad, head_h - 2 * pad),
+    texts.append(text.fit(_say(view, "screen.total"), (total_x + pad, y + pad, total_w - 2 * pad,
+                                                       head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM))
-    texts.append(text.fit("Place", (place_x + pad, y + pad, place_w - 2 * pad, head_h - 2 * pad),
+    texts.append(text.fit(_say(view, "screen.place"), (place_x + pad, y + pad, place_w - 2 * pad,
+                                                       head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM))
     places = standings(totals)
     turn = view.get("turn") if view["phase"] == "play" else None
@@ -197,10 +215,11 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
 def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     x, y, w, h = rect
     joined = [s["name"] for s in view["seats"] if s.get("joined", True)]
-    texts.append(text.fit(f"Waiting for players: {len(joined)} of {len(view['seats'])} seats",
+    texts.append(text.fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
-    texts.append(text.fit("  ·  ".join(joined) or "nobody yet", (x, y + h // 4, w, h // 2),
+    texts.append(text.fit("  ·  ".join(joined) or _say(view, "screen.nobody_yet"),
+                          (x, y + h // 4, w, h // 2),
                           max_size=110, min_size=MIN_TEXT, colour=theme.INK, max_lines=4))
 
 
@@ -220,7 +239,9 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
     if prompt and len(view["seats"]) <= 10:
         foot_h = max(24, height // 16)
         body = (body[0], body[1], body[2], body[3] - foot_h - m)
-        texts.append(text.fit(str(prompt), (m, height - m - foot_h, width - 2 * m, foot_h),
+        names = [str(s["name"]) for s in view["seats"]]
+        said = render(prompt, _language(view), names)
+        texts.append(text.fit(said, (m, height - m - foot_h, width - 2 * m, foot_h),
                               max_size=80, min_size=MIN_TEXT, colour=theme.INK_DIM))
     if view["phase"] == "lobby":
         _lobby(view, body, texts)

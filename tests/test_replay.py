@@ -96,6 +96,30 @@ def test_a_refused_move_exits_1_with_the_state_before_it(tmp_path, capsys):
     assert got["hands"]["0"] == ["2-2"] and got["turn"] == 0
 
 
+def test_lang_says_the_refusal_in_that_language_and_changes_nothing_else(tmp_path, capsys):
+    record = json.loads(json.dumps(GAME))
+    record["rounds"][0]["moves"].append({"seat": 0, "play": "2-2", "on": 0})
+    path = _write(tmp_path, record)
+    status, english, _ = _replay(path, capsys)
+    assert main(["replay", "--lang", "fa", str(path)]) == status == 1
+    persian, _ = capsys.readouterr()
+    got, want = json.loads(persian), json.loads(english)
+    assert got["error"]["reason"] == "جایگاه ۰ اول باید به دوبل 1-1 روی قطار جایگاه ۱ پاسخ دهد."
+    assert got["error"]["code"] == want["error"]["code"] == "double_unsatisfied"
+    assert {k: v for k, v in got.items() if k != "error"} == {
+        k: v for k, v in want.items() if k != "error"
+    }
+    assert {k: v for k, v in got["error"].items() if k != "reason"} == {
+        k: v for k, v in want["error"].items() if k != "reason"
+    }
+    assert main(["replay", "--lang", "en", str(path)]) == 1
+    assert capsys.readouterr()[0] == english
+    with pytest.raises(SystemExit) as bad:
+        main(["replay", "--lang", "xx", str(path)])
+    assert bad.value.code == 2
+    assert "invalid choice: 'xx'" in capsys.readouterr()[1]
+
+
 def test_a_finished_game_has_scores_totals_and_ranking(tmp_path, capsys):
     record = {
         "rules": {"preset": "tournament", "rounds": 2},
@@ -329,7 +353,7 @@ def test_only_the_seat_that_drew_and_only_once_may_write_the_pass():
     twice = json.loads(json.dumps(DREW))
     twice["rounds"][0]["moves"][6:6] = [{"seat": 0, "pass": True}]
     assert replay(parse_record(twice)).error == {
-        "move": 6, "round": 1, "reason": "It's seat 1's turn."
+        "move": 6, "round": 1, "reason": "It's seat 1's turn.", "code": "not_your_turn"
     }  # fmt: skip
     other = json.loads(json.dumps(DREW))
     other["rounds"][0]["moves"][5] = {"seat": 1, "pass": True}  # seat 1's own turn: a pass

@@ -228,7 +228,7 @@ def test_a_first_turn_line_through_a_chicken_foot_double_stays_one_line():
         2,
     }
     state = run(state, "0 play 5-1 on 0 branch 0")
-    with pytest.raises(IllegalMove, match="line goes on from its last tile: branch 0"):
+    with pytest.raises(IllegalMove, match="first turn is a line on seat 0's train"):
         apply(state, move("0 play 5-2 on 0 branch 1"))
     assert move("0 play 5-2 on 0 branch 1") not in legal_actions(state)
     state = run(state, "0 play 1-0 on 0 branch 0", "0 pass")

@@ -205,7 +205,7 @@ width = "wide"
 """)
     assert problems(path) == [
         f"{path}: colour: unknown key (expected one of hand_mode, rules, buttons, seats, "
-        "readers, service, display)",
+        "readers, service, display, language)",
         f"{path}: seats[0].draw_pin: expected a BCM pin 2..27, got 1",
         f"{path}: seats[0].pass_pin: missing (expected a BCM pin 2..27)",
         f'{path}: seats[1].name: expected a name no other seat has, got "Ana" (also seats[0])',
@@ -350,3 +350,29 @@ def test_an_unknown_url_scheme_is_refused(tmp_path):
         assert f"{scheme}://" in problem
     with pytest.raises(ValueError):
         serial.serial_for_url("sockets://192.168.1.20:4000", do_not_open=True)
+
+
+def test_languages_of_the_table_its_seats_and_its_wall(tmp_path):
+    text = 'language = "fa"\n' + SEATS.replace(
+        'name = "Bo"\n', 'name = "Bo"\nlanguage = "te"\n'
+    ) + '[display.wall]\nlanguage = "ar"\n'
+    config = load_config(write(tmp_path, text))
+    assert config.language == "fa"
+    assert [s.language for s in config.seats] == ["fa", "te", "fa", "fa"]
+    assert config.display.wall.language == "ar" and config.display.table.language is None
+    plain = load_config(write(tmp_path, SEATS))
+    assert plain.language == "en" and {s.language for s in plain.seats} == {"en"}
+
+
+def test_check_config_names_an_unknown_language_code(tmp_path, capsys):
+    text = 'language = "pt"\n' + SEATS.replace(
+        'name = "Cy"\n', 'name = "Cy"\nlanguage = "klingon"\n'
+    ) + '[display.wall]\nlanguage = "FA"\n'
+    path = write(tmp_path, text)
+    assert main(["check-config", str(path)]) == 2
+    codes = "a language code, one of ar, el, en, fa, lt, te"
+    assert capsys.readouterr().err.splitlines() == [
+        f'{path}: language: expected {codes}, got "pt"',
+        f'{path}: seats[2].language: expected {codes}, got "klingon"',
+        f'{path}: display.wall.language: expected {codes}, got "FA"',
+    ]

@@ -4,7 +4,7 @@ import json
 import sqlite3
 
 import pytest
-from disks import tiny_disk
+from faults import tiny_disk
 
 from firmware_py.cli import main
 from firmware_py.journal import (
@@ -370,9 +370,12 @@ def test_a_journal_on_a_read_only_disk_is_read_and_writes_again_once_writable(tm
         with pytest.raises(JournalUnwritable, match="takes no writes") as info:
             journal.append(game, {"n": 1})
         assert not info.value.full
+        assert journal.stale
+        journal.reconnect()
         with pytest.raises(JournalUnwritable):
             journal.append(game, {"n": 1})
         disk.remount("rw")
+        journal.reconnect()
         assert journal.append(game, {"n": 1}) == 1
         journal.close()
 

@@ -177,7 +177,8 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
     view = rig.view
     json.dumps(view)
     assert set(view) == {
-        "version", "phase", "preset", "options", "hand_mode", "set", "round", "rounds",
+        "version", "language", "wall_language", "phase", "preset", "options", "hand_mode",
+        "set", "round", "rounds",
         "engine", "engine_laid", "turn", "seats", "trains", "pending_doubles", "boneyard",
         "prompt", "rejection", "alerts", "scores", "round_engines", "totals", "ranking",
         "readers", "last_play",
