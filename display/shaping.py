@@ -53,8 +53,9 @@ DEFAULT = Face("FreeSans Bold", Path(pygame.__file__).resolve().parent
                / pygame.font.get_default_font(), 0.6875)
 # DejaVu Sans: Latin, Greek, Cyrillic, Arabic (with the Persian letters and digits), Hebrew.
 DEJAVU = Face("DejaVu Sans Bold", FONTS / "DejaVuSans-Bold.ttf", 0.62)
-# Noto Sans Telugu: its stacked consonants reach far below the line, hence the smaller share.
-TELUGU = Face("Noto Sans Telugu Bold", FONTS / "NotoSansTelugu-Bold.ttf", 0.55)
+# Noto Sans Telugu: its marks and stacked consonants reach far above and below the line,
+# hence the smaller share (its letters still stand as tall as Latin small letters).
+TELUGU = Face("Noto Sans Telugu Bold", FONTS / "NotoSansTelugu-Bold.ttf", 0.6)
 FACES = (DEFAULT, DEJAVU, TELUGU)
 
 # The fonts tried for each script, best first (ISO 15924 codes, as HarfBuzz takes them).
@@ -182,7 +183,22 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
             for text, script in _by_script("".join(units)):
                 out += [Run(t, face, script, False)
                         for t, face in _by_font(text, script, chains)]
-    return tuple(out)
+    return tuple(_merged(out))
+
+
+def _merged(runs: list[Run]) -> list[Run]:
+    """Neighbouring runs of one font and direction as one (punctuation before a word)."""
+    out: list[Run] = []
+    for run in runs:
+        last = out[-1] if out else None
+        if last and last.face is run.face and last.rtl == run.rtl and (
+                "Zyyy" in (last.script, run.script) or last.script == run.script):
+            script = run.script if last.script == "Zyyy" else last.script
+            joined = run.text + last.text if run.rtl else last.text + run.text
+            out[-1] = Run(joined, run.face, script, run.rtl)
+        else:
+            out.append(run)
+    return out
 
 
 def _direction_pieces(
@@ -202,13 +218,12 @@ def _direction_pieces(
 
 def _by_script(text: str) -> list[tuple[str, str]]:
     """Left-to-right `text` cut where its script changes; digits, spaces and punctuation
-    go with the letters before them (or after them, at the start)."""
+    go with the letters before them (at the start, they are a run of their own, in the
+    line's font, rather than take the font of the word after them)."""
     out: list[list[str]] = []
     for char in text:
         script = script_of(char)
-        if out and (script == "Zyyy" or out[-1][1] in ("Zyyy", script)):
-            if out[-1][1] == "Zyyy":
-                out[-1][1] = script
+        if out and (script == "Zyyy" or out[-1][1] == script):
             out[-1][0] += char
         else:
             out.append([char, script])
@@ -244,8 +259,9 @@ def _glyph_font(face: Face) -> pygame.freetype.Font:
 
 @lru_cache(maxsize=8192)
 def covers(face: Face, char: str) -> bool:
-    """Whether `face` has a glyph for `char` (spaces and joiners need none)."""
-    if char.isspace() or unicodedata.bidirectional(char) == "BN":
+    """Whether `face` has a glyph for `char` (spaces, joiners and direction marks need
+    none: HarfBuzz draws format characters as nothing)."""
+    if char.isspace() or unicodedata.category(char) == "Cf":
         return True
     return _glyph_font(face).get_metrics(char)[0] is not None
 

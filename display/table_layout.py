@@ -292,16 +292,20 @@ def _panel_texts(
     low_h = rh - 2 * pad - top_h
     loud = state in ("turn", "one_tile")
     ink = theme.DARK_INK if state == "turn" else theme.INK
+    seat_info = view["seats"][int(strip.key)] if strip.key != MEXICAN else {}
+    lang = seat_info.get("language") or view.get("language")
+    # A right-to-left reader's panel is mirrored: the name starts at the right.
+    rtl = text.reads_rtl(lang)
 
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
-        return to_screen(strip.panel, angle, (lx, ly, lw, lh))
+        return to_screen(strip.panel, angle, (rw - lx - lw if rtl else lx, ly, lw, lh))
 
     if strip.key == MEXICAN:
         return [
             text.fit("MEXICAN TRAIN", box(pad, pad, rw - 2 * pad, top_h), max_size=80,
-                     min_size=MIN_TEXT, angle=angle, colour=theme.INK),
+                     min_size=MIN_TEXT, angle=angle, colour=theme.INK, lang=lang),
             text.fit("open to everyone", box(pad, pad + top_h, rw - 2 * pad, low_h),
-                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM),
+                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM, lang=lang),
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
@@ -309,18 +313,19 @@ def _panel_texts(
     right_w = rw - 3 * pad - left_w
     out = [
         text.fit(info["name"], box(pad, pad, left_w, top_h), max_size=90, min_size=MIN_TEXT,
-                 angle=angle, colour=ink if loud else colour, align="left"),
+                 angle=angle, colour=ink if loud else colour, align="left", lang=lang),
     ]
     if state == "empty":
         out.append(text.fit("empty seat", box(pad, pad + top_h, rw - 2 * pad, low_h),
                             max_size=60, min_size=MIN_TEXT, angle=angle,
-                            colour=theme.INK_DIM, align="left"))
+                            colour=theme.INK_DIM, align="left", lang=lang))
         return out
     tiles = info["hand"]
-    hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
+    count = text.numerals(tiles, lang)
+    hand = f"{count} tile" if tiles == 1 else f"{count} tiles"
     if view["phase"] != "lobby":
         out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
-                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
+                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right", lang=lang))
     hint = _marker_hint(info)
     if state == "one_tile":
         status, status_colour = "ONE TILE!", theme.INK
@@ -335,11 +340,12 @@ def _panel_texts(
     if status:
         out.append(text.fit(status, box(pad, pad + top_h, left_w, low_h), max_size=90,
                             min_size=MIN_TEXT, angle=angle, colour=status_colour,
-                            align="left"))
+                            align="left", lang=lang))
     if view["phase"] != "lobby":
-        out.append(text.fit(f"{info.get('total', 0)} pts", box(2 * pad + left_w, pad + top_h,
+        points = text.numerals(info.get("total", 0), lang)
+        out.append(text.fit(f"{points} pts", box(2 * pad + left_w, pad + top_h,
                             right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
-                            colour=ink if loud else theme.INK_DIM, align="right"))
+                            colour=ink if loud else theme.INK_DIM, align="right", lang=lang))
     return out
 
 
@@ -564,6 +570,14 @@ def _banner(view: View) -> str | None:
     return None
 
 
+def _language(view: View, seat: object) -> str:
+    """The language of a seat's reader, or the table's for no seat."""
+    seats = view["seats"]
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return str(seats[seat].get("language") or view.get("language") or "en")
+    return str(view.get("language") or "en")
+
+
 def _notices(view: View) -> list[str]:
     names = {str(i): s["name"] for i, s in enumerate(view["seats"])}
     out = []
@@ -578,19 +592,21 @@ def _notices(view: View) -> list[str]:
     return out
 
 
-def _score_strip(view: View) -> str | None:
+def _score_strip(view: View, lang: str) -> str | None:
     if view["phase"] == "lobby":
         return None
     seats = view["seats"]
     totals = view.get("totals") or [s.get("total", 0) for s in seats]
     order = view.get("ranking") or range(len(seats))
-    return "  ".join(f"{seats[i]['name']} {totals[i]}" for i in order)
+    return "  ".join(f"{text.isolated(seats[i]['name'], lang)} {text.numerals(totals[i], lang)}"
+                     for i in order)
 
 
 def _hub(
     view: View, hub: Rect, angle: int
 ) -> tuple[TilePlace | None, list[Text], list[tuple[Rect, str]]]:
     """The engine double and the hub's texts, turned to face the seat whose turn it is."""
+    lang = _language(view, view.get("turn"))
     rw, rh = reading_size(hub, angle)
     pad = max(4, min(rw, rh) // 30)
     inner_w = rw - 2 * pad
@@ -609,7 +625,7 @@ def _hub(
     notices = _notices(view)
     if notices:
         rows.append(("notices", 2.0))
-    scores = _score_strip(view)
+    scores = _score_strip(view, lang)
     if scores:
         rows.append(("scores", 1.2))
     total = sum(w for _, w in rows)
@@ -630,11 +646,11 @@ def _hub(
             right = "" if view["phase"] == "lobby" else f"Boneyard {view.get('boneyard', 0)}"
             half = (inner_w - pad) // 2
             texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
-                                  angle=angle, colour=theme.INK, align="left"))
+                                  angle=angle, colour=theme.INK, align="left", lang=lang))
             texts.append(text.fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
                                   max_size=56,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  align="right"))
+                                  align="right", lang=lang))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]
@@ -648,7 +664,8 @@ def _hub(
                                       min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM))
         elif name == "banner" and banner:
             texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2))
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2,
+                                  lang=lang))
         elif name == "prompt":
             texts.append(text.fit(str(view["prompt"]), box(pad, y, inner_w, h), max_size=64,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3))
@@ -667,6 +684,6 @@ def _hub(
         elif name == "scores" and scores:
             texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  max_lines=4))
+                                  max_lines=4, lang=lang))
         y += h + pad
     return engine_place, texts, boxes

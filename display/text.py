@@ -17,10 +17,7 @@ from functools import lru_cache
 import pygame
 
 from display import shaping
-from display.shaping import unshown
-
-__all__ = ["Text", "block_size", "draw", "fit", "fit_column", "fits", "font", "line_height",
-           "numerals", "reads_rtl", "text_width", "to_screen", "unshown"]
+from display.shaping import unshown as unshown  # the screens' fonts lack these letters
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
@@ -35,6 +32,14 @@ _WESTERN = "0123456789"
 def reads_rtl(lang: str | None) -> bool:
     """Whether a reader of `lang` reads right to left (None: no language, left to right)."""
     return (lang or "").split("_")[0].split("-")[0] in RTL_LANGUAGES
+
+
+def isolated(name: str, lang: str | None) -> str:
+    """A name to set into a line of `lang`, closed with a mark of the line's direction
+    (U+200E or U+200F, which draw as nothing) so that a number after it stays with the
+    line: "فرشته 4" in an English line would otherwise read "4 فرشته" (the number joins the
+    name's right-to-left run, rule W2 of the Bidirectional Algorithm)."""
+    return name + ("\u200f" if reads_rtl(lang) else "\u200e")
 
 
 def numerals(value: object, lang: str | None) -> str:
@@ -216,21 +221,20 @@ def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
 @lru_cache(maxsize=2048)
 def line_image(line: str, size: int, colour: Colour, rtl: bool = False) -> pygame.Surface:
     """One line (logical order) drawn upright: its runs side by side in display order,
-    on the default font's baseline, one line height tall."""
-    runs = shaping.runs(line, rtl)
+    on one baseline, one line height tall (or as tall as its fonts need)."""
+    # A run of only format characters (a direction mark) takes no room and is not drawn.
+    runs = [r for r in shaping.runs(line, rtl) if shaping.run_font(r, size).size(r.text)[0]]
     if not runs or (len(runs) == 1 and runs[0].face is shaping.DEFAULT):
-        return font(size).render(line, True, colour)
+        return font(size).render("".join(r.text for r in runs), True, colour)
     fonts = [shaping.run_font(run, size) for run in runs]
     pieces = [f.render(run.text, True, colour) for run, f in zip(runs, fonts, strict=True)]
-    height = line_height(size)
     ascent = max(f.get_ascent() for f in fonts)
     descent = max(-f.get_descent() for f in fonts)
-    # The baseline where the tallest and deepest runs both fit, centred; a line whose
-    # fonts together reach beyond the line height keeps the same share above and below.
-    if ascent + descent <= height:
-        baseline = (height - ascent - descent) // 2 + ascent
-    else:
-        baseline = round(height * ascent / (ascent + descent))
+    # The baseline where the tallest and deepest runs both fit, centred. Telugu's marks
+    # reach a little beyond the default line: the image grows rather than clip them, and
+    # is drawn centred on its line.
+    height = max(line_height(size), ascent + descent)
+    baseline = (height - ascent - descent) // 2 + ascent
     img = pygame.Surface((sum(p.get_width() for p in pieces), height), pygame.SRCALPHA)
     x = 0
     for piece, f in zip(pieces, fonts, strict=True):
@@ -252,12 +256,15 @@ def draw(surface: pygame.Surface, item: Text) -> None:
     top = (height - lh * len(item.lines)) // 2
     for i, line in enumerate(item.lines):
         img = _turned_line(line, item.size, item.colour, item.angle, item.rtl)
-        line_w = img.get_height() if item.angle in (90, 270) else img.get_width()
+        line_w, img_h = img.get_size()
+        if item.angle in (90, 270):
+            line_w, img_h = img_h, line_w
         if item.align == "left":
             x = 0
         elif item.align == "right":
             x = width - line_w
         else:
             x = (width - line_w) // 2
-        sx, sy, _, _ = to_screen(item.box, item.angle, (x, top + i * lh, line_w, lh))
+        y = top + i * lh - max(0, img_h - lh) // 2
+        sx, sy, _, _ = to_screen(item.box, item.angle, (x, y, line_w, img_h))
         surface.blit(img, (sx, sy))
