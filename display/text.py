@@ -218,35 +218,72 @@ def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
     return (x + ly, y + h - lx - lw, lh, lw)
 
 
-@lru_cache(maxsize=2048)
 def line_image(line: str, size: int, colour: Colour, rtl: bool = False) -> pygame.Surface:
     """One line (logical order) drawn upright: its runs side by side in display order,
-    on one baseline, one line height tall (or as tall as its fonts need)."""
+    on one baseline, one line height tall (or as tall as its marks need)."""
+    return _line(line, size, colour, rtl)[0]
+
+
+@lru_cache(maxsize=2048)
+def _line(line: str, size: int, colour: Colour, rtl: bool) -> tuple[pygame.Surface, int]:
+    """The line's image and how far it reaches above its line's box."""
     # A run of only format characters (a direction mark) takes no room and is not drawn.
     runs = [r for r in shaping.runs(line, rtl) if shaping.run_font(r, size).size(r.text)[0]]
     if not runs or (len(runs) == 1 and runs[0].face is shaping.DEFAULT):
-        return font(size).render("".join(r.text for r in runs), True, colour)
+        return font(size).render("".join(r.text for r in runs), True, colour), 0
     fonts = [shaping.run_font(run, size) for run in runs]
     pieces = [f.render(run.text, True, colour) for run, f in zip(runs, fonts, strict=True)]
+    tops = [_baseline(run.text, f, run.rtl, piece)
+            for run, f, piece in zip(runs, fonts, pieces, strict=True)]
+    # The baseline where the fonts' ascents and descents fit the line, centred (or in
+    # their proportion, where together they exceed it). Marks reaching beyond that (a
+    # shadda over a kasra, Telugu's stacked consonants) make the image taller instead of
+    # being clipped, and it is drawn reaching above and below its line's box.
+    height = line_height(size)
     ascent = max(f.get_ascent() for f in fonts)
     descent = max(-f.get_descent() for f in fonts)
-    # The baseline where the tallest and deepest runs both fit, centred. Telugu's marks
-    # reach a little beyond the default line: the image grows rather than clip them, and
-    # is drawn centred on its line.
-    height = max(line_height(size), ascent + descent)
-    baseline = (height - ascent - descent) // 2 + ascent
-    img = pygame.Surface((sum(p.get_width() for p in pieces), height), pygame.SRCALPHA)
+    if ascent + descent <= height:
+        baseline = (height - ascent - descent) // 2 + ascent
+    else:
+        baseline = round(height * ascent / (ascent + descent))
+    above = max(0, max(tops) - baseline)
+    below = max(0, max(p.get_height() - top for p, top in zip(pieces, tops, strict=True))
+                - (height - baseline))
+    img = pygame.Surface((sum(p.get_width() for p in pieces), above + height + below),
+                         pygame.SRCALPHA)
     x = 0
-    for piece, f in zip(pieces, fonts, strict=True):
-        img.blit(piece, (x, baseline - f.get_ascent()))
+    for piece, top in zip(pieces, tops, strict=True):
+        img.blit(piece, (x, above + baseline - top))
         x += piece.get_width()
-    return img
+    return img, above
+
+
+def _baseline(written: str, face: pygame.font.Font, rtl: bool, piece: pygame.Surface) -> int:
+    """How far below the top of `piece` (`written` drawn in `face`) its baseline lies.
+
+    SDL_ttf makes the image taller than the font's line where marks reach beyond it
+    (Arabic shadda over kasra, Telugu's stacked consonants), above or below, and does not
+    say which. Drawing the run again with a zero after it, which stands on the baseline
+    and reaches no further than the font's line, shows where the baseline is."""
+    extra = piece.get_height() - face.get_height()
+    if extra <= 0:
+        return int(face.get_ascent())
+    probe = face.render(written + " 0", True, (255, 255, 255))
+    zero_w = face.size("0")[0]
+    zero = (0 if rtl else probe.get_width() - zero_w, 0, zero_w, probe.get_height())
+    ink = probe.subsurface(zero).get_bounding_rect(min_alpha=128)
+    metrics = face.metrics("0")[0]
+    if probe.get_height() != piece.get_height() or not ink.height or metrics is None:
+        return int(face.get_ascent()) + extra  # no way to tell: the marks are above
+    return int(ink.bottom + metrics[2])
 
 
 @lru_cache(maxsize=2048)
-def _turned_line(line: str, size: int, colour: Colour, angle: int, rtl: bool) -> pygame.Surface:
-    img = line_image(line, size, colour, rtl)
-    return pygame.transform.rotate(img, angle) if angle else img
+def _turned_line(
+    line: str, size: int, colour: Colour, angle: int, rtl: bool
+) -> tuple[pygame.Surface, int]:
+    img, above = _line(line, size, colour, rtl)
+    return (pygame.transform.rotate(img, angle) if angle else img), above
 
 
 def draw(surface: pygame.Surface, item: Text) -> None:
@@ -255,7 +292,7 @@ def draw(surface: pygame.Surface, item: Text) -> None:
     lh = line_height(item.size)
     top = (height - lh * len(item.lines)) // 2
     for i, line in enumerate(item.lines):
-        img = _turned_line(line, item.size, item.colour, item.angle, item.rtl)
+        img, above = _turned_line(line, item.size, item.colour, item.angle, item.rtl)
         line_w, img_h = img.get_size()
         if item.angle in (90, 270):
             line_w, img_h = img_h, line_w
@@ -265,6 +302,6 @@ def draw(surface: pygame.Surface, item: Text) -> None:
             x = width - line_w
         else:
             x = (width - line_w) // 2
-        y = top + i * lh - max(0, img_h - lh) // 2
+        y = top + i * lh - above
         sx, sy, _, _ = to_screen(item.box, item.angle, (x, y, line_w, img_h))
         surface.blit(img, (sx, sy))
