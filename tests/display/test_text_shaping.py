@@ -143,3 +143,21 @@ def test_a_wrapped_right_to_left_sentence_is_broken_before_it_is_reordered():
     assert item.lines[0].startswith("نوبت")
     for line in item.lines:
         assert text.text_width(line, item.size, True) <= 300
+
+
+def test_marks_above_the_line_leave_the_letters_on_the_baseline():
+    # A shadda over a kasra reaches above DejaVu Sans's line: SDL_ttf makes that run's
+    # image taller at the top. Its letters must still stand where they stand unmarked.
+    plain, plain_above = text._line("Bo غط الدبل", 66, WHITE, False)
+    marked, marked_above = text._line("Bo غطِّ الدبل", 66, WHITE, False)
+    assert marked_above > plain_above == 0
+    latin = shaping.font(DEFAULT, 66).size("Bo ")[0]
+
+    def bottoms(img: pygame.Surface, above: int) -> tuple[int, int]:
+        h = img.get_height()
+        left = img.subsurface((0, 0, latin, h)).get_bounding_rect(min_alpha=128)
+        right = img.subsurface((latin, 0, img.get_width() - latin, h)).get_bounding_rect(
+            min_alpha=128)
+        return left.bottom - above, right.bottom - above
+
+    assert bottoms(marked, marked_above) == bottoms(plain, plain_above)
