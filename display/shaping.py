@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pygame
 import pygame.freetype
-from bidi import algorithm as uba
+from bidi import algorithm as uba  # type: ignore[import-untyped]
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 
