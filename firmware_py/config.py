@@ -398,8 +398,13 @@ class _Parser:
         except BadOptions as err:
             self.problem("rules", str(err))
             return "classic", tuple(presets)
-        if seat_count and (why := deals(parsed)):
-            self.problem("seats", why)
+        try:
+            if seat_count:
+                parsed.deal_for(seat_count)
+        except BadDeal as err:
+            self.problem("seats", str(err))
+        except BadOptions as err:  # more rounds than the set has
+            self.problem("rules.rounds", str(err))
         return rules, tuple(presets)
 
     def display(self, data: Mapping[str, Any]) -> DisplayConfig:

@@ -5,7 +5,9 @@ A generic append-only log of JSON entries per game; what an entry means belongs 
 returns, so a `kill -9` or a pulled plug loses nothing the screens showed. The file
 carries our `application_id`, so a foreign or damaged database is reported and never
 silently reset; `move_aside=True` renames it `NAME.broken-YYYYmmdd-HHMMSS` and starts
-fresh. The tag registry (`hardware.tags`, tables `tag_*`) lives in the same file.
+fresh. A disk that takes no writes (full, read-only) is told apart from a damaged
+file: the journal is sound and is never moved aside for it. The tag registry
+(`hardware.tags`, tables `tag_*`) lives in the same file.
 """
 
 from __future__ import annotations
@@ -65,8 +67,10 @@ class JournalError(RoundhouseError):
 
 
 class JournalDamaged(JournalError):
-    """The file at the journal's path is not a journal this version can read: damaged,
-    foreign or too new. Only such a file is ever moved aside."""
+    """The file at the journal's path is damaged (SQLite finds it corrupt, or it fails
+    the integrity check) or is not a Roundhouse journal at all. Only such a file is ever
+    moved aside; a journal on a full or read-only disk, or one from a newer version, is
+    sound and never is."""
 
 
 class JournalUnwritable(JournalError):
@@ -298,9 +302,10 @@ class Journal:
         elif app_id != APPLICATION_ID:
             raise self._damaged(f"not a Roundhouse journal (application id {app_id:#x})")
         elif version > SCHEMA_VERSION:
-            raise self._damaged(
-                f"written by a newer Roundhouse (journal version {version}, this one reads "
-                f"up to {SCHEMA_VERSION}); upgrade Roundhouse")
+            # A sound journal, only newer: never moved aside.
+            raise JournalError(
+                f"{self.path}: written by a newer Roundhouse (journal version {version}, "
+                f"this one reads up to {SCHEMA_VERSION}); upgrade Roundhouse")
 
     def _damaged(self, what: str) -> JournalDamaged:
         return JournalDamaged(f"{self.path}: {what}; start with --move-aside to keep it "

@@ -181,6 +181,21 @@ def held_mask(s: State, seat: int) -> int:
     return set_mask(s._set_size) & ~barred
 
 
+def fitting_mask(s: State) -> int:
+    """Bitmask of every tile the seat to act could lay now if it held it."""
+    targets, _, double_targets = targets_now(s)
+    suits = SUIT_MASK
+    plain = 0
+    for target in targets:
+        plain |= suits[target[2]]
+    doubles = 0
+    limit = s.options.doubles_per_turn
+    if limit is None or s._doubles < limit:
+        for target in double_targets:
+            doubles |= suits[target[2]]
+    return (plain & ~_DOUBLES) | (doubles & _DOUBLES)
+
+
 def _candidate_mask(s: State, seat: int) -> int:
     """Bitmask of the tiles the seat may be holding and may lay now."""
     if s._drawn is not None:

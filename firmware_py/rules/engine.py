@@ -10,6 +10,7 @@ from firmware_py.rules.choices import (
     double_ends,
     draw_refusal,
     first_own,
+    fitting_mask,
     held_mask,
     not_in_play,
     pass_refusal,
@@ -271,6 +272,8 @@ def _draw(s: State, a: Draw) -> State:
     n = clone(s)
     n._tg = s._tg  # a draw changes no train and no duty: the same ends are open
     tile = _take(s, n, seat, a.tile)
+    if tile is None and s._lacks[seat]:
+        n._lacks = put(s._lacks, seat, 0)  # an unseen tile may be any of them
     n._draws = s._draws + 1
     n._drawn = tile
     if tile is not None and not play_count(n) and draw_refusal(n, False) is not None:
@@ -343,7 +346,17 @@ def _pass(s: State, a: Pass) -> State:
     refusal = pass_refusal(s, play_count(s) > 0)
     if refusal is not None:
         raise IllegalMove(say(refusal, s))
-    return _pass_effects(clone(s), seat)
+    n = clone(s)
+    if (
+        s._hands is None
+        and s.options.must_play
+        and not s._draws
+        and not (s._laid and not s._owe and train_first_turn(s, seat))
+    ):
+        # Open hands: under `must_play` a seat passing without a draw holds no tile that
+        # fits the ends open to it (a first-turn line may stop at will: that says nothing).
+        n._lacks = put(s._lacks, seat, s._lacks[seat] | fitting_mask(s))
+    return _pass_effects(n, seat)
 
 
 def _pass_effects(n: State, seat: int) -> State:
@@ -363,10 +376,16 @@ def _pass_effects(n: State, seat: int) -> State:
 def _opens_a_play(n: State, seat: int) -> bool:
     """Whether the train `seat`'s marker is about to open ends in a number that a seat
     which passed before it, in this run of passes, holds or may hold: the round is not
-    blocked while a seat can still play (RULES.md core rule 10)."""
+    blocked while a seat can still play (RULES.md core rule 10). With open hands a seat
+    may hold any tile not seen elsewhere, except those it showed it lacks by passing on
+    them under `must_play`. A pending double that blocks every train opens nothing."""
+    if n._pending and n.options.open_double_blocks:
+        return False
     suits = 0
     for target in n._trains[seat].targets(seat):
         suits |= SUIT_MASK[target[2]]
-    return any(
-        held_mask(n, (seat - back) % n.players) & suits for back in range(1, n._passes + 1)
-    )
+    for back in range(1, n._passes + 1):
+        other = (seat - back) % n.players
+        if held_mask(n, other) & ~n._lacks[other] & suits:
+            return True
+    return False

@@ -7,7 +7,7 @@ from firmware_py.rules.choices import check_may_hold, mask_of, not_in_play, put,
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
 from firmware_py.rules.state import State, clone
-from firmware_py.rules.tiles import Tile
+from firmware_py.rules.tiles import MAX_PIPS, Tile, set_tiles
 from firmware_py.rules.trains import Train
 
 
@@ -49,6 +49,7 @@ def new_game(options: Options, players: int) -> State:
     s._table = 0
     s._out = 0
     s._named = (0,) * players
+    s._lacks = (0,) * players
     s._revealed = (None,) * players
     s._starter0 = None
     s._turn_no = 0
@@ -138,6 +139,11 @@ def reveal(s: State, a: Reveal) -> State:
         for other, tiles in enumerate(s._revealed):
             if tiles is not None and tile in tiles:
                 raise IllegalMove(f"The {tile} was revealed by seat {other}.")
+    # A tile seen going into this hand (a named draw) and not laid since is still in it.
+    missing = s._named[seat] & ~seen
+    if missing:
+        tile = set_tiles(MAX_PIPS)[(missing & -missing).bit_length() - 1]
+        raise IllegalMove(f"Seat {seat} drew the {tile} and has not laid it: reveal it too.")
     n = clone(s)
     revealed = s._revealed
     n._revealed = put(revealed, seat, a.tiles)
@@ -184,6 +190,7 @@ def start_round(s: State, a: StartRound) -> State:
     n._passes = 0
     n._table = 1 << engine.index
     n._named = (0,) * players
+    n._lacks = (0,) * players
     n._revealed = (None,) * players
     if s._starter0 is None:
         n._starter0 = starter

@@ -158,8 +158,11 @@ def test_a_journal_from_a_newer_version_is_refused(db):
     raw = sqlite3.connect(db)
     raw.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     raw.close()
-    with pytest.raises(JournalError, match="newer Roundhouse"):
-        Journal(db)
+    for move_aside in (False, True):
+        with pytest.raises(JournalError, match="newer Roundhouse") as info:
+            Journal(db, move_aside=move_aside)
+        assert "--move-aside" not in str(info.value)
+    assert not list(db.parent.glob("*.broken-*"))
 
 
 def test_garbage_is_an_error_and_move_aside_keeps_it(db):
