@@ -38,7 +38,7 @@ STARTS = 5
 IDLE_S = 10.0
 
 
-def _config_file(folder: Path) -> Path:
+def config_file(folder: Path) -> Path:
     """The shipped simulated table (mock pins, loop:// readers) with its files in `folder`."""
     text = example_config("sim").read_text(encoding="utf-8")
     text = text.replace('"~/.local/state/roundhouse/sim.db"', '"table.db"')
@@ -58,7 +58,7 @@ def _start(folder: Path) -> tuple[subprocess.Popen[bytes], socket.socket, float]
     env = {**os.environ, "NOTIFY_SOCKET": str(path)}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "firmware_py.cli", "run", "--config",
-                             str(_config_file(folder))], env=env, cwd=folder,
+                             str(config_file(folder))], env=env, cwd=folder,
                             stderr=subprocess.DEVNULL)
     while not notify.recv(4096).startswith(b"READY=1"):
         pass
@@ -182,3 +182,7 @@ def main() -> None:
                   f"SIGKILL (full check) {unclean * 1000:.0f} ms")
             print(f"{'':>5} resume a 13-round {SEATS}-seat game: {_ms(resume_times(last))}")
         idle(last)
+
+
+if __name__ == "__main__":
+    main()

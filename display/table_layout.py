@@ -22,6 +22,8 @@ from display import text, theme
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from display.views import View, parse_tile
+from firmware_py.messages import message
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -276,10 +278,16 @@ def _marker_hint(info: dict[str, Any]) -> str | None:
         return None
     expected = bool(info.get("marker_expected"))
     if expected and not sensed:
-        return "Put your marker out"
+        return "screen.marker_out"
     if sensed and not expected:
-        return "Take your marker back"
+        return "screen.marker_back"
     return None
+
+
+def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
+    """One of the screens' own words, in the language of the seat `reader`."""
+    lang = _language(view, reader)
+    return render(message(message_id, **args), lang, _names(view, lang))
 
 
 def _panel_texts(
@@ -292,8 +300,7 @@ def _panel_texts(
     low_h = rh - 2 * pad - top_h
     loud = state in ("turn", "one_tile")
     ink = theme.DARK_INK if state == "turn" else theme.INK
-    seat_info = view["seats"][int(strip.key)] if strip.key != MEXICAN else {}
-    lang = seat_info.get("language") or view.get("language")
+    lang = _language(view, None if strip.key == MEXICAN else int(strip.key))
     # A right-to-left reader's panel is mirrored: the name starts at the right.
     rtl = text.reads_rtl(lang)
 
@@ -302,13 +309,19 @@ def _panel_texts(
 
     if strip.key == MEXICAN:
         return [
-            text.fit("MEXICAN TRAIN", box(pad, pad, rw - 2 * pad, top_h), max_size=80,
-                     min_size=MIN_TEXT, angle=angle, colour=theme.INK, lang=lang),
-            text.fit("open to everyone", box(pad, pad + top_h, rw - 2 * pad, low_h),
-                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM, lang=lang),
+            text.fit(_say(view, None, "screen.mexican_title"), box(pad, pad, rw - 2 * pad, top_h),
+                     max_size=80, min_size=MIN_TEXT, angle=angle, colour=theme.INK, lang=lang),
+            text.fit(_say(view, None, "screen.open_to_all"),
+                     box(pad, pad + top_h, rw - 2 * pad, low_h),
+                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
+                     lang=lang),
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
+
+    def say(message_id: str, **args: Any) -> str:
+        return _say(view, seat, message_id, **args)
+
     left_w = (rw - 3 * pad) * 62 // 100
     right_w = rw - 3 * pad - left_w
     out = [
@@ -316,25 +329,23 @@ def _panel_texts(
                  angle=angle, colour=ink if loud else colour, align="left", lang=lang),
     ]
     if state == "empty":
-        out.append(text.fit("empty seat", box(pad, pad + top_h, rw - 2 * pad, low_h),
+        out.append(text.fit(say("screen.empty_seat"), box(pad, pad + top_h, rw - 2 * pad, low_h),
                             max_size=60, min_size=MIN_TEXT, angle=angle,
                             colour=theme.INK_DIM, align="left", lang=lang))
         return out
-    tiles = info["hand"]
-    count = text.numerals(tiles, lang)
-    hand = f"{count} tile" if tiles == 1 else f"{count} tiles"
+    hand = say("screen.tiles", n=info["hand"])
     if view["phase"] != "lobby":
         out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
                             min_size=MIN_TEXT, angle=angle, colour=ink, align="right", lang=lang))
     hint = _marker_hint(info)
     if state == "one_tile":
-        status, status_colour = "ONE TILE!", theme.INK
+        status, status_colour = say("screen.one_tile"), theme.INK
     elif state == "turn":
-        status, status_colour = "YOUR TURN", ink
+        status, status_colour = say("screen.your_turn"), ink
     elif hint:
-        status, status_colour = hint, theme.GOLD
+        status, status_colour = say(hint), theme.GOLD
     elif view["phase"] == "lobby":
-        status, status_colour = "joined", theme.INK_DIM
+        status, status_colour = say("screen.joined"), theme.INK_DIM
     else:
         status, status_colour = "", ink
     if status:
@@ -342,8 +353,8 @@ def _panel_texts(
                             min_size=MIN_TEXT, angle=angle, colour=status_colour,
                             align="left", lang=lang))
     if view["phase"] != "lobby":
-        points = text.numerals(info.get("total", 0), lang)
-        out.append(text.fit(f"{points} pts", box(2 * pad + left_w, pad + top_h,
+        out.append(text.fit(say("screen.points", n=info.get("total", 0)),
+                            box(2 * pad + left_w, pad + top_h,
                             right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
                             colour=ink if loud else theme.INK_DIM, align="right", lang=lang))
     return out
@@ -549,25 +560,31 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     )
 
 
-def _banner(view: View) -> str | None:
+def _banner(view: View, seat: object) -> str | None:
     phase = view["phase"]
     seats = view["seats"]
     if phase == "lobby":
         joined = sum(1 for s in seats if s.get("joined", True))
-        return f"Waiting for players: {joined} of {len(seats)} seats taken"
+        return _say(view, seat, "screen.waiting", joined=joined, n=len(seats))
     if phase == "deal":
         engine = view.get("engine")
         if engine and not view.get("engine_laid"):
-            return f"Looking for the {engine}"
-        return "Dealing"
+            return _say(view, seat, "screen.looking_for", tile=engine)
+        return _say(view, seat, "screen.dealing")
     if phase == "round_over":
-        return f"Round {view.get('round', 0)} over"
+        return _say(view, seat, "screen.round_over", round=view.get("round", 0))
     if phase == "game_over":
         ranking = view.get("ranking") or []
         if ranking:
-            return f"Game over: {seats[ranking[0]]['name']} wins"
-        return "Game over"
+            return _say(view, seat, "screen.winner", seat=ranking[0])
+        return _say(view, seat, "screen.game_over")
     return None
+
+
+def _names(view: View, lang: str) -> list[str]:
+    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
+    sentence's direction, so a number after a name stays in the sentence's order."""
+    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
 
 
 def _language(view: View, seat: object) -> str:
@@ -579,17 +596,11 @@ def _language(view: View, seat: object) -> str:
 
 
 def _notices(view: View) -> list[str]:
-    names = {str(i): s["name"] for i, s in enumerate(view["seats"])}
-    out = []
-    for reader in view.get("readers") or []:
-        if reader.get("online", True):
-            continue
-        pad = str(reader.get("pad"))
-        where = "Mexican train" if pad == MEXICAN else f"{names.get(pad, 'pad ' + pad)}'s"
-        reason = reader.get("reason")
-        out.append(f"{where} pad reader offline" + (f": {reason}" if reason else ""))
-    out += [str(a) for a in view.get("alerts") or []]
-    return out
+    said = []
+    for alert in view.get("alerts") or []:
+        lang = _language(view, alert.get("seat"))
+        said.append(render(alert["message"], lang, _names(view, lang)))
+    return said
 
 
 def _score_strip(view: View, lang: str) -> str | None:
@@ -606,7 +617,6 @@ def _hub(
     view: View, hub: Rect, angle: int
 ) -> tuple[TilePlace | None, list[Text], list[tuple[Rect, str]]]:
     """The engine double and the hub's texts, turned to face the seat whose turn it is."""
-    lang = _language(view, view.get("turn"))
     rw, rh = reading_size(hub, angle)
     pad = max(4, min(rw, rh) // 30)
     inner_w = rw - 2 * pad
@@ -614,7 +624,10 @@ def _hub(
     engine = view.get("engine")
     if engine:
         rows.append(("engine", 2.0))
-    banner = _banner(view)
+    # The hub faces the seat whose turn it is: it speaks that seat's language.
+    facing = view.get("turn")
+    lang = _language(view, facing)
+    banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
     if view.get("prompt"):
@@ -642,8 +655,10 @@ def _hub(
         h = int(avail * weight / total)
         if name == "header":
             rnd, rounds = view.get("round", 0), view.get("rounds", 0)
-            left = f"Round {rnd} of {rounds}" if rnd else f"Double-{view.get('set', 12)}"
-            right = "" if view["phase"] == "lobby" else f"Boneyard {view.get('boneyard', 0)}"
+            left = (_say(view, facing, "screen.round_of", round=rnd, rounds=rounds) if rnd
+                    else _say(view, facing, "screen.set", set=view.get("set", 12)))
+            right = ("" if view["phase"] == "lobby"
+                     else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
             half = (inner_w - pad) // 2
             texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
                                   angle=angle, colour=theme.INK, align="left", lang=lang))
@@ -660,27 +675,33 @@ def _hub(
                                      angle, "engine", None, False)
             if not view.get("engine_laid"):
                 engine_place = None
-                texts.append(text.fit(f"engine {engine}", box(pad, y, inner_w, h), max_size=70,
-                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM))
+                texts.append(text.fit(_say(view, facing, "screen.engine", tile=engine),
+                                      box(pad, y, inner_w, h), max_size=70,
+                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
+                                      lang=lang))
         elif name == "banner" and banner:
             texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2,
                                   lang=lang))
         elif name == "prompt":
-            texts.append(text.fit(str(view["prompt"]), box(pad, y, inner_w, h), max_size=64,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3))
+            said = render(view["prompt"], lang, _names(view, lang))
+            texts.append(text.fit(said, box(pad, y, inner_w, h), max_size=64,
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3,
+                                  lang=lang))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            texts.append(text.fit(str(rejection.get("text", "")), _inset(area, pad // 2),
+            refused = _language(view, rejection.get("seat"))
+            said = render(rejection["message"], refused, _names(view, refused))
+            texts.append(text.fit(said, _inset(area, pad // 2),
                                   max_size=56, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.INK, max_lines=3))
+                                  colour=theme.INK, max_lines=3, lang=refused))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))
             texts.append(text.fit("  ·  ".join(notices), _inset(area, pad // 2),
                                   max_size=48, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.DARK_INK, max_lines=3))
+                                  colour=theme.DARK_INK, max_lines=3, lang=lang))
         elif name == "scores" and scores:
             texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,

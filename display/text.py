@@ -18,36 +18,34 @@ import pygame
 
 from display import shaping
 from display.shaping import unshown as unshown  # the screens' fonts lack these letters
+from firmware_py.render import digits, direction
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
 
-# The reading direction and the digits of the languages whose catalogue asks for them;
-# every other language reads left to right with the digits 0-9.
-RTL_LANGUAGES = frozenset({"fa", "ar"})
-DIGITS = {"fa": "۰۱۲۳۴۵۶۷۸۹", "ar": "٠١٢٣٤٥٦٧٨٩"}
-_WESTERN = "0123456789"
-
 
 def reads_rtl(lang: str | None) -> bool:
-    """Whether a reader of `lang` reads right to left (None: no language, left to right)."""
-    return (lang or "").split("_")[0].split("-")[0] in RTL_LANGUAGES
+    """Whether a reader of `lang` reads right to left, as its catalogue says (None: no
+    language, left to right)."""
+    return lang is not None and direction(lang) == "rtl"
 
 
 def isolated(name: str, lang: str | None) -> str:
-    """A name to set into a line of `lang`, closed with a mark of the line's direction
-    (U+200E or U+200F, which draw as nothing) so that a number after it stays with the
-    line: "فرشته 4" in an English line would otherwise read "4 فرشته" (the number joins the
-    name's right-to-left run, rule W2 of the Bidirectional Algorithm)."""
-    return name + ("\u200f" if reads_rtl(lang) else "\u200e")
+    """A name to set into a line of `lang`. A name written the other way round from the
+    line is closed with a mark of the line's direction (U+200E or U+200F, which draw as
+    nothing) so that a number after it stays with the line: "فرشته 4" in an English line
+    would otherwise read "4 فرشته" (the number joins the name's right-to-left run, rule W2
+    of the Bidirectional Algorithm)."""
+    rtl = reads_rtl(lang)
+    if shaping.has_rtl(name) == rtl:
+        return name
+    return name + ("\u200f" if rtl else "\u200e")
 
 
 def numerals(value: object, lang: str | None) -> str:
-    """`value` written with the digits of `lang` (Persian ۰-۹, Arabic ٠-٩); the points
-    on a tile are not text and never pass through here."""
-    written = str(value)
-    digits = DIGITS.get((lang or "").split("_")[0].split("-")[0])
-    return written.translate(str.maketrans(_WESTERN, digits)) if digits else written
+    """`value` written with the digits `lang`'s catalogue gives (Persian ۰-۹, Arabic ٠-٩);
+    the points on a tile are not text and never pass through here."""
+    return digits(str(value), lang) if lang else str(value)
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,14 @@ over the screen shows the final ranking instead. Pure: (view, size) -> boxes and
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from display import text, theme
 from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
+from firmware_py.messages import message
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 MIN_TEXT = 14
@@ -39,16 +42,15 @@ def standings(totals: list[int]) -> list[int]:
     return [1 + sum(1 for other in totals if other < mine) for mine in totals]
 
 
-def _language(view: View) -> str | None:
+def _language(view: View) -> str:
     """The wall's language: its own, or the table's."""
-    lang = view.get("wall_language") or view.get("language")
-    return str(lang) if lang else None
+    return str(view.get("wall_language") or view.get("language") or "en")
 
 
-def _place(n: int, lang: str | None) -> str:
+def _place(n: int, lang: str) -> str:
     """A standing as the wall writes it: "1st" in English, the number in the wall's own
     digits otherwise."""
-    return _ordinal(n) if lang in (None, "en") else text.numerals(n, lang)
+    return _ordinal(n) if lang == "en" else text.numerals(n, lang)
 
 
 def _ordinal(n: int) -> str:
@@ -56,37 +58,46 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _title(view: View, rect: Rect, texts: list[Text], lang: str | None) -> None:
+def _say(view: View, message_id: str, **args: Any) -> str:
+    """One of the wall's words, in the wall's language."""
+    lang = _language(view)
+    names = [text.isolated(str(s["name"]), lang) for s in view["seats"]]
+    return render(message(message_id, **args), lang, names)
+
+
+def _title(view: View, rect: Rect, texts: list[Text], lang: str) -> None:
     x, y, w, h = rect
     pad = h // 8
     phase = view["phase"]
-    seats = view["seats"]
     if phase == "lobby":
-        left = "Mexican Train"
+        left = _say(view, "screen.title")
     elif phase == "game_over":
         ranking = view.get("ranking") or []
-        left = f"Game over: {seats[ranking[0]]['name']} wins" if ranking else "Game over"
+        left = (_say(view, "screen.winner", seat=ranking[0]) if ranking
+                else _say(view, "screen.game_over"))
+    elif phase == "round_over":
+        left = _say(view, "screen.round_over", round=view.get("round", 0))
     else:
-        left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)}"
-        if phase == "round_over":
-            left += " over"
+        left = _say(view, "screen.round_of", round=view.get("round", 0),
+                    rounds=view.get("rounds", 0))
     left_w = w * (9 if phase == "game_over" else 4) // 10 - 2 * pad
     texts.append(text.fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left", lang=lang))
     engine = view.get("engine")
     if engine and phase != "game_over":
-        texts.append(text.fit(f"engine {engine}", (x + w * 4 // 10, y + pad, w * 25 // 100,
+        texts.append(text.fit(_say(view, "screen.engine", tile=engine),
+                              (x + w * 4 // 10, y + pad, w * 25 // 100,
                               h - 2 * pad), max_size=120, min_size=MIN_TEXT,
                               colour=theme.INK_DIM, lang=lang))
     turn = view.get("turn")
     if turn is not None and phase == "play":
-        texts.append(text.fit(f"Turn: {seats[turn]['name']}", (x + w * 65 // 100, y + pad,
+        texts.append(text.fit(_say(view, "screen.turn", seat=turn), (x + w * 65 // 100, y + pad,
                               w * 35 // 100 - pad, h - 2 * pad), max_size=140,
                               min_size=MIN_TEXT, colour=theme.GOLD, align="right", lang=lang))
 
 
 def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace],
-                texts: list[Text], keys: list[Text], lang: str | None) -> None:
+                texts: list[Text], keys: list[Text], lang: str) -> None:
     x, y, w, h = rect
     seats = view["seats"]
     scores: list[list[int]] = view.get("scores") or []
@@ -110,7 +121,8 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     place_x = total_x + total_w
     pad = max(2, row_h // 24)
     cells.append(Cell((x, y, place_x + place_w - x, head_h), "header"))
-    texts.append(text.fit("Player", (x + pad, y + pad, name_w - 2 * pad, head_h - 2 * pad),
+    texts.append(text.fit(_say(view, "screen.player"), (x + pad, y + pad, name_w - 2 * pad,
+                                                        head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left",
                           lang=lang))
     for r in range(rounds):
@@ -129,9 +141,11 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             ty = y + pad + label_h + (head_h - 2 * pad - label_h - short) // 2
             tiles.append(TilePlace((tx, ty, 2 * short, short), value, value, False, True, 0,
                                    f"round {r + 1}"))
-    texts.append(text.fit("Total", (total_x + pad, y + pad, total_w - 2 * pad, head_h - 2 * pad),
+    texts.append(text.fit(_say(view, "screen.total"), (total_x + pad, y + pad, total_w - 2 * pad,
+                                                       head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, lang=lang))
-    texts.append(text.fit("Place", (place_x + pad, y + pad, place_w - 2 * pad, head_h - 2 * pad),
+    texts.append(text.fit(_say(view, "screen.place"), (place_x + pad, y + pad, place_w - 2 * pad,
+                                                       head_h - 2 * pad),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, lang=lang))
     places = standings(totals)
     turn = view.get("turn") if view["phase"] == "play" else None
@@ -175,7 +189,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
 
 
 def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
-             keys: list[Text], lang: str | None) -> None:
+             keys: list[Text], lang: str) -> None:
     x, y, w, h = rect
     seats = view["seats"]
     ranking: list[int] = view.get("ranking") or list(range(len(seats)))
@@ -210,13 +224,14 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
             keys += fitted
 
 
-def _lobby(view: View, rect: Rect, texts: list[Text], lang: str | None) -> None:
+def _lobby(view: View, rect: Rect, texts: list[Text], lang: str) -> None:
     x, y, w, h = rect
     joined = [s["name"] for s in view["seats"] if s.get("joined", True)]
-    texts.append(text.fit(f"Waiting for players: {len(joined)} of {len(view['seats'])} seats",
+    texts.append(text.fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD, lang=lang))
-    texts.append(text.fit("  ·  ".join(joined) or "nobody yet", (x, y + h // 4, w, h // 2),
+    texts.append(text.fit("  ·  ".join(joined) or _say(view, "screen.nobody_yet"),
+                          (x, y + h // 4, w, h // 2),
                           max_size=110, min_size=MIN_TEXT, colour=theme.INK, max_lines=4,
                           lang=lang))
 
@@ -238,7 +253,9 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
     if prompt and len(view["seats"]) <= 10:
         foot_h = max(24, height // 16)
         body = (body[0], body[1], body[2], body[3] - foot_h - m)
-        texts.append(text.fit(str(prompt), (m, height - m - foot_h, width - 2 * m, foot_h),
+        names = [text.isolated(str(s["name"]), lang) for s in view["seats"]]
+        said = render(prompt, lang, names)
+        texts.append(text.fit(said, (m, height - m - foot_h, width - 2 * m, foot_h),
                               max_size=80, min_size=MIN_TEXT, colour=theme.INK_DIM, lang=lang))
     if view["phase"] == "lobby":
         _lobby(view, body, texts, lang)

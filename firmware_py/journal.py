@@ -136,7 +136,10 @@ class Journal:
         # One controller thread writes; the connection is made on the starting thread.
         self._lock = threading.Lock()
         self._holder: int | None = None
-        self._stale = False
+        # Opened while its file system was read-only, SQLite's connection stays read-only
+        # for good: `reconnect` (with every other connection to the file closed) sees
+        # whether the disk writes again.
+        self.stale = False
         self._copy: tempfile.TemporaryDirectory[str] | None = None
         self.moved_to: Path | None = None
         self._refuse_special()
@@ -146,8 +149,7 @@ class Journal:
             return
         self._holder = self._take_lock()
         try:
-            wal = _side(path, "-wal")
-            self.checked = check or (wal.exists() and wal.stat().st_size > 0)
+            self.checked = check or _side(path, "-wal").exists()
             try:
                 self._db = self._open(check=self.checked)
             except JournalDamaged:
@@ -346,17 +348,11 @@ class Journal:
         """One write under the lock; a failed write is a `JournalUnwritable` (disk full,
         read-only) or a `JournalError` saying so, and leaves no transaction open."""
         with self._lock:
-            if self._stale:
-                # Opened while its file system was read-only, SQLite's connection stays
-                # read-only for good: a fresh one sees whether the disk writes again.
-                self._db.close()
-                self._db = self._open(check=False)
-                self._stale = False
             try:
                 yield
             except sqlite3.Error as err:
                 self._roll_back()
-                self._stale = getattr(err, "sqlite_errorcode", 0) & 0xFF == 8  # READONLY
+                self.stale = getattr(err, "sqlite_errorcode", 0) & 0xFF == 8  # READONLY
                 failed = self._failed(err, "cannot write the journal")
                 if not isinstance(failed, JournalUnwritable):
                     failed = JournalError(f"{self.path}: cannot write the journal: {err}")
@@ -364,6 +360,13 @@ class Journal:
             except BaseException:
                 self._roll_back()
                 raise
+
+    def reconnect(self) -> None:
+        """A fresh connection, for a journal whose writes were refused as read-only."""
+        with self._lock:
+            self._db.close()
+            self._db = self._open(check=False)
+            self.stale = False
 
     def _roll_back(self) -> None:
         # SQLite may have rolled back by itself (a full disk does that): nothing to undo.

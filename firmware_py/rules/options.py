@@ -74,8 +74,10 @@ class Options:
 
     def __post_init__(self) -> None:
         for key, values in _CHOICES.items():
-            if getattr(self, key) not in values:
-                raise BadOptions(_expected(key, getattr(self, key), values))
+            value = getattr(self, key)
+            # (By type too: 12.0 == 12 and False == 0, but neither is a set or a score.)
+            if not any(value == v and type(value) is type(v) for v in values):
+                raise BadOptions(_expected(key, value, values))
         for key in _BOOLS:
             value = getattr(self, key)
             if not isinstance(value, bool):

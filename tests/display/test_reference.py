@@ -26,21 +26,14 @@ CASES = [
     ("wall", "play_14", (1280, 800)),
     ("wall", "game_over_8", (800, 480)),
 ]
-# Screens in other languages, made from sample views: (screen, name, sample, size, how).
+# Screens in other languages, made from sample views and said from the catalogues:
+# (screen, name, sample, size, how).
 NAMES = {"fa": "فرشته", "ar": "فريد", "te": "రాము", "lt": "Gintarė", "el": "Ελένη"}
 WALL_NAMES = ("فرشته", "فريد", "రాము", "Gintarė", "Ελένη", "Bo", "علی‌رضا", "వెంకట లక్ష్మి")
-PROMPTS = {  # until the catalogues say them
-    "fa": "فريد: جفت ۵-۵ را روی قطار Bo بپوشانید",
-    "ar": "فريد: غطِّ الدبل ٥-٥ على قطار Bo",
-    "te": "రాము: Bo రైలుపై 5-5 డబుల్‌ను కప్పండి",
-}
-
-
 def _wall_in(lang: str, view: dict) -> dict:
     view["wall_language"] = lang
     for seat, name in zip(view["seats"], WALL_NAMES, strict=False):
         seat["name"] = name
-    view["prompt"] = PROMPTS[lang]
     return view
 
 

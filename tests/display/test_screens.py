@@ -89,13 +89,15 @@ def test_whose_turn_and_one_tile_light_up_their_panels(view):
 
 def test_the_hub_shows_prompt_rejection_and_offline_reader(view):
     sample = view("reader_offline_6")
-    sample["rejection"] = {"seat": 1, "text": "That tile doesn't match the open 6 of Bo's train."}
+    sample["rejection"] = {"seat": 1, "message": {"id": "rules.no_match",
+                                                  "args": {"end": 6, "train": "0"}}}
     lay = table_layout(sample, (1280, 800))
     hub = pygame.Rect(lay.hub)
     said = " ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box))
-    assert sample["prompt"].split(":")[0] in said
-    assert "doesn't match" in said
-    assert "reader offline" in said
+    turn = sample["seats"][sample["turn"]]["name"]
+    assert f"{turn}: satisfy the" in said
+    assert "doesn't match the open 6 of Bo's train" in said
+    assert "reader of Dalia's pad is offline" in said
     assert f"Round {sample['round']} of {sample['rounds']}" in said
     assert {kind for _, kind in lay.notice_boxes} == {"alert", "warning"}
 

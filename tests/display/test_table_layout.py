@@ -160,7 +160,7 @@ def test_loud_states_reach_the_panel_texts(view):
     assert "YOUR TURN" in lines
     offline = layout(view("reader_offline_6"), (1280, 800))
     notices = [" ".join(t.lines) for t in offline.texts]
-    assert any("reader offline" in n for n in notices)
+    assert any("reader of" in n and "is offline" in n for n in notices)
     assert [kind for _, kind in offline.notice_boxes] == ["warning"]
 
 
