@@ -19,6 +19,8 @@ import pygame
 import pytest
 
 from display import shaping, text
+from firmware_py.messages import message
+from firmware_py.render import render
 
 PANGO = shutil.which("pango-view")
 pytestmark = pytest.mark.skipif(PANGO is None, reason="pango-view is not installed "
@@ -26,7 +28,8 @@ pytestmark = pytest.mark.skipif(PANGO is None, reason="pango-view is not install
 
 SIZE = 60  # nominal size, as the layouts ask for it
 # Lines that each use a single font, so that Pango's choice of font (by fontconfig,
-# among the screens' three) cannot differ from the screens' own.
+# among the screens' three) cannot differ from the screens' own: a line of each language
+# with a Latin name or a number inside, and sentences of the catalogues.
 LINES = {
     "fa": "نوبت Ali است: ۳۴ امتیاز در قطار مکزیکی",
     "ar": "دور Farid: ٣٤ نقطة في القطار المكسيكي",
@@ -35,6 +38,16 @@ LINES = {
     "lt": "Meksikos traukinys: Žaidėjas įdėjo dvigubą, 34 taškai",
     "en": "Mexican train: Ali's turn, 34 points",
 }
+# Names in each language's own script, for the catalogues' sentences.
+NAMES = {"fa": ["فرشته", "علی"], "ar": ["فريد", "ليلى"], "te": ["రాము", "లక్ష్మి"],
+         "el": ["Ελένη", "Γιώργος"], "lt": ["Gintarė", "Jurgis"], "en": ["Bo", "Ana"]}
+MESSAGES = (
+    message("prompt.satisfy", seat=0, tile="5-5", train="1"),
+    message("alert.one_tile", seat=1),
+    message("screen.round_of", round=3, rounds=13),
+)
+CASES = [(lang, LINES[lang]) for lang in sorted(LINES)] + [
+    (lang, render(said, lang, NAMES[lang])) for lang in sorted(NAMES) for said in MESSAGES]
 WIDTH_SHARE = 0.05  # the ink's widths may differ by this share (hinted advances)
 # Measured on Debian 12: 1.0 for DejaVu Sans (Persian, Arabic), 0.97 for Noto Sans Telugu,
 # 0.87-0.9 for FreeSans, whose hinted advances SDL_ttf and Pango round differently; the
@@ -141,9 +154,9 @@ def pictures() -> Path | None:
     return Path(folder)
 
 
-@pytest.mark.parametrize("lang", sorted(LINES))
-def test_each_language_reads_as_pango_writes_it(lang, fontconfig, tmp_path):
-    line = LINES[lang]
+@pytest.mark.parametrize(("lang", "line"), CASES,
+                         ids=[f"{lang}-{n}" for n, (lang, _) in enumerate(CASES)])
+def test_each_language_reads_as_pango_writes_it(lang, line, fontconfig, tmp_path):
     rtl = text.reads_rtl(lang)
     faces = {run.face for run in shaping.runs(line, rtl)}
     assert len(faces) == 1, f"{lang}: the sample must use one font, not {faces}"
@@ -152,8 +165,9 @@ def test_each_language_reads_as_pango_writes_it(lang, fontconfig, tmp_path):
     theirs = pango(line, face, rtl, fontconfig, tmp_path / f"pango-{lang}.png")
     folder = pictures()
     if folder:
-        pygame.image.save(mine, str(folder / f"{lang}-ours.png"))
-        pygame.image.save(theirs, str(folder / f"{lang}-pango.png"))
+        stem = f"{lang}-{CASES.index((lang, line))}"
+        pygame.image.save(mine, str(folder / f"{stem}-ours.png"))
+        pygame.image.save(theirs, str(folder / f"{stem}-pango.png"))
     (_, _, my_w, my_h), my_profile = ink(mine)
     (_, _, their_w, their_h), their_profile = ink(theirs)
     assert abs(my_w - their_w) <= WIDTH_SHARE * their_w + 2, (
