@@ -196,3 +196,20 @@ def test_marks_above_the_line_leave_the_letters_on_the_baseline():
         return left.bottom - above, right.bottom - above
 
     assert bottoms(marked, marked_above) == bottoms(plain, plain_above)
+
+
+def test_a_name_is_closed_only_against_a_sentence_of_the_other_direction():
+    assert text.isolated("Bo", "en") == "Bo"
+    assert text.isolated("علی", "fa") == "علی"
+    assert text.isolated("فرشته", "en") == "فرشته\u200e"
+    assert text.isolated("Ali", "fa") == "Ali\u200f"
+    # The mark keeps "4" beside the name it follows, after it in the reading order.
+    assert shaping.shown(text.isolated("فرشته", "en") + " 4", False).endswith("\u200e 4")
+    assert shaping.shown("فرشته 4", False).startswith("4 ")
+
+
+def test_the_catalogues_say_which_languages_read_right_to_left():
+    assert [lang for lang in ("ar", "el", "en", "fa", "lt", "te") if text.reads_rtl(lang)] == [
+        "ar", "fa"]
+    assert not text.reads_rtl("xx")  # an unknown code speaks English
+    assert not text.reads_rtl(None)
