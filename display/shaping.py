@@ -88,6 +88,8 @@ _BLOCKS = (
     (0x0C00, 0x0C7F, "Telu"),
 )
 _RTL_CLASSES = ("R", "AL")
+# Left-to-right, right-to-left and Arabic letter marks.
+_NO_MARKS = str.maketrans("", "", "\u200e\u200f\u061c")
 
 
 @dataclass(frozen=True)
@@ -176,14 +178,19 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
     for units, backwards in _direction_pieces(display_order(line, rtl)):
         if backwards:
             logical = "".join(reversed(units))
-            script = next((script_of(c) for c in logical if is_rtl(c)), "Arab")
+            # The script of its letters (a direction mark among them belongs to none).
+            scripts = (script_of(c) for c in logical if is_rtl(c))
+            script = next((s for s in scripts if s != "Zyyy"), "Arab")
             out += [Run(t, face, script, True)
                     for t, face in _by_font(logical, script, chains)]
         else:
             for text, script in _by_script("".join(units)):
                 out += [Run(t, face, script, False)
                         for t, face in _by_font(text, script, chains)]
-    return tuple(_merged(out))
+    # The direction marks have done their work in the ordering; HarfBuzz, given one inside
+    # a run, stops joining the letters around it.
+    bare = [Run(r.text.translate(_NO_MARKS), r.face, r.script, r.rtl) for r in out]
+    return tuple(_merged([r for r in bare if r.text]))
 
 
 def _merged(runs: list[Run]) -> list[Run]:

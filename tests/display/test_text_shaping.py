@@ -213,3 +213,12 @@ def test_the_catalogues_say_which_languages_read_right_to_left():
         "ar", "fa"]
     assert not text.reads_rtl("xx")  # an unknown code speaks English
     assert not text.reads_rtl(None)
+
+
+def test_a_direction_mark_changes_nothing_of_how_the_letters_join():
+    # "Game over: Bo wins", Bo closed with a right-to-left mark as the screens set names.
+    closed = text.line_image("بازی تمام شد: Bo\u200f برنده است", 60, WHITE, True)
+    plain = text.line_image("بازی تمام شد: Bo برنده است", 60, WHITE, True)
+    assert closed.get_size() == plain.get_size()
+    assert pygame.image.tobytes(closed, "RGBA") == pygame.image.tobytes(plain, "RGBA")
+    assert all(run.script == "Arab" for run in shaping.runs("\u200f برنده", True) if run.rtl)
