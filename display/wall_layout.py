@@ -226,7 +226,10 @@ def _ranking(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
 
 def _lobby(view: View, rect: Rect, texts: list[Text], lang: str) -> None:
     x, y, w, h = rect
-    joined = [s["name"] for s in view["seats"] if s.get("joined", True)]
+    # Each name closed against the wall's direction: a list of Latin names on an Arabic
+    # wall then runs right to left like the wall, not as one left-to-right phrase.
+    joined = [text.isolated(str(s["name"]), lang) for s in view["seats"]
+              if s.get("joined", True)]
     texts.append(text.fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD, lang=lang))

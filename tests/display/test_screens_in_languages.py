@@ -116,3 +116,17 @@ def _on_readers_right(box: tuple[int, int, int, int], rect: tuple[int, int, int,
     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
     mx, my = rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
     return {0: cx > mx, 180: cx < mx, 90: cy < my, 270: cy > my}[angle]
+
+
+def test_the_players_waiting_on_an_arabic_wall_are_listed_right_to_left(view):
+    sample = _in("ar", view("lobby_6"))
+    joined = [s["name"] for s in sample["seats"] if s.get("joined", True)]
+    wall = wall_layout(sample, (1280, 800))
+    [listed] = [t for t in wall.texts if all(n in _reading(t) for n in joined[:2])]
+    seen = shaping.shown(_reading(listed), True)
+    # Read right to left, the first to join comes first: rightmost on the screen.
+    assert seen.rindex(joined[0]) > seen.rindex(joined[1])
+    english = wall_layout(view("lobby_6"), (1280, 800))
+    [listed] = [t for t in english.texts if all(n in _reading(t) for n in joined[:2])]
+    seen = shaping.shown(_reading(listed), False)
+    assert seen.index(joined[0]) < seen.index(joined[1])
