@@ -175,7 +175,7 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
     """`line` (logical order) as runs in display order, left to right on the screen."""
     chains = CHAINS_RTL if rtl else CHAINS
     out: list[Run] = []
-    for units, backwards in _direction_pieces(display_order(line, rtl)):
+    for n, (units, backwards) in enumerate(_direction_pieces(display_order(line, rtl))):
         if backwards:
             logical = "".join(reversed(units))
             # The script of its letters (a direction mark among them belongs to none).
@@ -184,7 +184,7 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
             out += [Run(t, face, script, True)
                     for t, face in _by_font(logical, script, chains)]
         else:
-            for text, script in _by_script("".join(units)):
+            for text, script in _by_script("".join(units), n == 0):
                 out += [Run(t, face, script, False)
                         for t, face in _by_font(text, script, chains)]
     # The direction marks have done their work in the ordering; HarfBuzz, given one inside
@@ -223,13 +223,17 @@ def _direction_pieces(
     return out
 
 
-def _by_script(text: str) -> list[tuple[str, str]]:
+def _by_script(text: str, opens_line: bool) -> list[tuple[str, str]]:
     """Left-to-right `text` cut where its script changes; digits, spaces and punctuation
-    go with the letters before them (at the start, they are a run of their own, in the
-    line's font, rather than take the font of the word after them)."""
+    go with the letters before them. Before any letter, they go with the letters after
+    them where `text` opens the line ("12 టైల్స్" in one font), and are a run of their own
+    in the line's font where they follow a right-to-left stretch (the score after a
+    Persian name in an English line is the line's, not the next name's)."""
     out: list[list[str]] = []
     for char in text:
         script = script_of(char)
+        if out and out[-1][1] == "Zyyy" and script != "Zyyy" and opens_line and len(out) == 1:
+            out[-1][1] = script
         if out and (script == "Zyyy" or out[-1][1] == script):
             out[-1][0] += char
         else:

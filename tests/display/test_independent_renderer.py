@@ -45,6 +45,7 @@ MESSAGES = (
     message("prompt.satisfy", seat=0, tile="5-5", train="1"),
     message("alert.one_tile", seat=1),
     message("screen.round_of", round=3, rounds=13),
+    message("screen.tiles", n=12),
 )
 CASES = [(lang, LINES[lang]) for lang in sorted(LINES)] + [
     (lang, render(said, lang, NAMES[lang])) for lang in sorted(NAMES) for said in MESSAGES]

@@ -222,3 +222,12 @@ def test_a_direction_mark_changes_nothing_of_how_the_letters_join():
     assert closed.get_size() == plain.get_size()
     assert pygame.image.tobytes(closed, "RGBA") == pygame.image.tobytes(plain, "RGBA")
     assert all(run.script == "Arab" for run in shaping.runs("\u200f برنده", True) if run.rtl)
+
+
+def test_a_number_opening_a_line_takes_the_font_of_the_words_after_it():
+    [run] = shaping.runs("12 టైల్స్", False)
+    assert run.face is TELUGU
+    # ... but a score after a Persian name in an English line is the line's own.
+    runs = shaping.runs(text.isolated("فرشته", "en") + " 4  రాము", False)
+    assert [(r.text, r.face) for r in runs] == [
+        ("فرشته", DEJAVU), (" 4  ", DEFAULT), ("రాము", TELUGU)]
