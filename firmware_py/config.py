@@ -558,6 +558,6 @@ def name_warnings(config: Config) -> list[str]:
             out.append(
                 f'seat {seat.seat}\'s name "{seat.name}" has letters the screens cannot show '
                 f"({' '.join(missing)}): they would appear as boxes (the screens' fonts "
-                "cover the Latin, Greek, Cyrillic and Arabic alphabets)"
+                "cover the Latin, Greek, Cyrillic, Arabic and Telugu scripts)"
             )
     return out
