@@ -23,7 +23,7 @@ from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from display.views import View, parse_tile
 from firmware_py.messages import message
-from firmware_py.render import digits, render
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -286,7 +286,8 @@ def _marker_hint(info: dict[str, Any]) -> str | None:
 
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     """One of the screens' own words, in the language of the seat `reader`."""
-    return render(message(message_id, **args), _language(view, reader), _names(view))
+    lang = _language(view, reader)
+    return render(message(message_id, **args), lang, _names(view, lang))
 
 
 def _panel_texts(
@@ -299,17 +300,21 @@ def _panel_texts(
     low_h = rh - 2 * pad - top_h
     loud = state in ("turn", "one_tile")
     ink = theme.DARK_INK if state == "turn" else theme.INK
+    lang = _language(view, None if strip.key == MEXICAN else int(strip.key))
+    # A right-to-left reader's panel is mirrored: the name starts at the right.
+    rtl = text.reads_rtl(lang)
 
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
-        return to_screen(strip.panel, angle, (lx, ly, lw, lh))
+        return to_screen(strip.panel, angle, (rw - lx - lw if rtl else lx, ly, lw, lh))
 
     if strip.key == MEXICAN:
         return [
             text.fit(_say(view, None, "screen.mexican_title"), box(pad, pad, rw - 2 * pad, top_h),
-                     max_size=80, min_size=MIN_TEXT, angle=angle, colour=theme.INK),
+                     max_size=80, min_size=MIN_TEXT, angle=angle, colour=theme.INK, lang=lang),
             text.fit(_say(view, None, "screen.open_to_all"),
                      box(pad, pad + top_h, rw - 2 * pad, low_h),
-                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM),
+                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
+                     lang=lang),
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
@@ -321,17 +326,17 @@ def _panel_texts(
     right_w = rw - 3 * pad - left_w
     out = [
         text.fit(info["name"], box(pad, pad, left_w, top_h), max_size=90, min_size=MIN_TEXT,
-                 angle=angle, colour=ink if loud else colour, align="left"),
+                 angle=angle, colour=ink if loud else colour, align="left", lang=lang),
     ]
     if state == "empty":
         out.append(text.fit(say("screen.empty_seat"), box(pad, pad + top_h, rw - 2 * pad, low_h),
                             max_size=60, min_size=MIN_TEXT, angle=angle,
-                            colour=theme.INK_DIM, align="left"))
+                            colour=theme.INK_DIM, align="left", lang=lang))
         return out
     hand = say("screen.tiles", n=info["hand"])
     if view["phase"] != "lobby":
         out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
-                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
+                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right", lang=lang))
     hint = _marker_hint(info)
     if state == "one_tile":
         status, status_colour = say("screen.one_tile"), theme.INK
@@ -346,12 +351,12 @@ def _panel_texts(
     if status:
         out.append(text.fit(status, box(pad, pad + top_h, left_w, low_h), max_size=90,
                             min_size=MIN_TEXT, angle=angle, colour=status_colour,
-                            align="left"))
+                            align="left", lang=lang))
     if view["phase"] != "lobby":
         out.append(text.fit(say("screen.points", n=info.get("total", 0)),
                             box(2 * pad + left_w, pad + top_h,
                             right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
-                            colour=ink if loud else theme.INK_DIM, align="right"))
+                            colour=ink if loud else theme.INK_DIM, align="right", lang=lang))
     return out
 
 
@@ -576,8 +581,10 @@ def _banner(view: View, seat: object) -> str | None:
     return None
 
 
-def _names(view: View) -> list[str]:
-    return [str(s["name"]) for s in view["seats"]]
+def _names(view: View, lang: str) -> list[str]:
+    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
+    sentence's direction, so a number after a name stays in the sentence's order."""
+    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
 
 
 def _language(view: View, seat: object) -> str:
@@ -589,9 +596,11 @@ def _language(view: View, seat: object) -> str:
 
 
 def _notices(view: View) -> list[str]:
-    names = _names(view)
-    return [render(alert["message"], _language(view, alert.get("seat")), names)
-            for alert in view.get("alerts") or []]
+    said = []
+    for alert in view.get("alerts") or []:
+        lang = _language(view, alert.get("seat"))
+        said.append(render(alert["message"], lang, _names(view, lang)))
+    return said
 
 
 def _score_strip(view: View, lang: str) -> str | None:
@@ -600,7 +609,8 @@ def _score_strip(view: View, lang: str) -> str | None:
     seats = view["seats"]
     totals = view.get("totals") or [s.get("total", 0) for s in seats]
     order = view.get("ranking") or range(len(seats))
-    return "  ".join(f"{seats[i]['name']} {digits(str(totals[i]), lang)}" for i in order)
+    return "  ".join(f"{text.isolated(seats[i]['name'], lang)} {text.numerals(totals[i], lang)}"
+                     for i in order)
 
 
 def _hub(
@@ -616,6 +626,7 @@ def _hub(
         rows.append(("engine", 2.0))
     # The hub faces the seat whose turn it is: it speaks that seat's language.
     facing = view.get("turn")
+    lang = _language(view, facing)
     banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
@@ -627,7 +638,7 @@ def _hub(
     notices = _notices(view)
     if notices:
         rows.append(("notices", 2.0))
-    scores = _score_strip(view, _language(view, facing))
+    scores = _score_strip(view, lang)
     if scores:
         rows.append(("scores", 1.2))
     total = sum(w for _, w in rows)
@@ -650,11 +661,11 @@ def _hub(
                      else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
             half = (inner_w - pad) // 2
             texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
-                                  angle=angle, colour=theme.INK, align="left"))
+                                  angle=angle, colour=theme.INK, align="left", lang=lang))
             texts.append(text.fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
                                   max_size=56,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  align="right"))
+                                  align="right", lang=lang))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]
@@ -666,31 +677,34 @@ def _hub(
                 engine_place = None
                 texts.append(text.fit(_say(view, facing, "screen.engine", tile=engine),
                                       box(pad, y, inner_w, h), max_size=70,
-                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM))
+                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
+                                      lang=lang))
         elif name == "banner" and banner:
             texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2))
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2,
+                                  lang=lang))
         elif name == "prompt":
-            said = render(view["prompt"], _language(view, facing), _names(view))
+            said = render(view["prompt"], lang, _names(view, lang))
             texts.append(text.fit(said, box(pad, y, inner_w, h), max_size=64,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3))
+                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3,
+                                  lang=lang))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            said = render(rejection["message"], _language(view, rejection.get("seat")),
-                          _names(view))
+            refused = _language(view, rejection.get("seat"))
+            said = render(rejection["message"], refused, _names(view, refused))
             texts.append(text.fit(said, _inset(area, pad // 2),
                                   max_size=56, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.INK, max_lines=3))
+                                  colour=theme.INK, max_lines=3, lang=refused))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))
             texts.append(text.fit("  ·  ".join(notices), _inset(area, pad // 2),
                                   max_size=48, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.DARK_INK, max_lines=3))
+                                  colour=theme.DARK_INK, max_lines=3, lang=lang))
         elif name == "scores" and scores:
             texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
                                   min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  max_lines=4))
+                                  max_lines=4, lang=lang))
         y += h + pad
     return engine_place, texts, boxes

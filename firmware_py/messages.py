@@ -243,7 +243,5 @@ SCREEN_TURN = say("screen.turn", "Turn: {seat}")
 SCREEN_PLAYER = say("screen.player", "Player")
 SCREEN_TOTAL = say("screen.total", "Total")
 SCREEN_PLACE = say("screen.place", "Place")
-# Translators: a place in the standings, as "1st" (English says it without this).
-SCREEN_PLACE_NUMBER = say("screen.place_number", "{n}.")
 SCREEN_WAITING_TABLE = say("screen.waiting_table", "Waiting for the table…")
 SCREEN_CONNECTING = say("screen.connecting", "connecting to {text}")

@@ -27,9 +27,11 @@ Alert = dict[str, Any]
 class Pads:
     """The markers each pad senses and each reader's health, by pad."""
 
-    def __init__(self, pads: Iterable[str]) -> None:
+    def __init__(self, pads: Iterable[str], sensing: Iterable[str]) -> None:
+        """`sensing`: the pads whose readers read a marker beside a tile."""
         self._markers: dict[str, set[str]] = {}
         self._readers: dict[str, tuple[bool, str | None]] = {}
+        self._senses_markers = set(sensing)
         for pad in pads:
             self._markers[pad] = set()
             self._readers[pad] = (False, STARTING)
@@ -64,12 +66,15 @@ class Pads:
         """Whether a seat's own pad senses its marker; None when it cannot sense."""
         pad = str(seat)
         online, _ = self._readers.get(pad, (False, None))
-        return pad in self._markers.get(pad, set()) if online else None
+        if not online or pad not in self._senses_markers:
+            return None
+        return pad in self._markers.get(pad, set())
 
     def marker_astray(self, seat: int) -> str | None:
         """The pad of another train where a seat's marker lies, if one senses it."""
         for pad, markers in self._markers.items():
-            if pad != str(seat) and str(seat) in markers and self._readers.get(pad, (False,))[0]:
+            if (pad != str(seat) and str(seat) in markers and pad in self._senses_markers
+                    and self._readers.get(pad, (False,))[0]):
                 return pad
         return None
 

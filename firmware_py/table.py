@@ -70,7 +70,10 @@ class Table(Inputs, PublicView):
         self._rules: str | dict[str, object] = config.rules
         self._joined: list[int] = []  # table seats in the order they joined
         self._held: set[tuple[int, Button]] = set()
-        self._pads = Pads(r.pad for r in config.readers)
+        # Only the pads whose readers can read a marker beside a tile sense markers: on the
+        # others a marker that is not read says nothing about where it lies.
+        self._pads = Pads((r.pad for r in config.readers),
+                          sensing={r.pad for r in config.readers if r.markers})
         self._rejection: dict[str, Any] | None = None
         # Languages chosen with the language card, by table seat, until a restart.
         self._languages: dict[int, str] = {}
