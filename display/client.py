@@ -184,9 +184,12 @@ class Follower:
 def configure_display(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--view", choices=sorted(RENDERERS), default="table",
                         help="which screen to show (default: table)")
-    parser.add_argument("--socket", default=os.environ.get("ROUNDHOUSE_SOCKET", DEFAULT_SOCKET),
-                        help="the service's view socket (default: $ROUNDHOUSE_SOCKET or "
-                        f"{DEFAULT_SOCKET})")
+    parser.add_argument("--socket", default=None,
+                        help="the service's view socket (default: the --config file's, else "
+                        f"$ROUNDHOUSE_SOCKET, else {DEFAULT_SOCKET})")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="the table's configuration (`roundhouse run --config FILE`): "
+                        "follow the socket it names")
     parser.add_argument("--size", type=str, help="window or picture size, e.g. 1920x1080")
     parser.add_argument("--fullscreen", action="store_true", help="fill the whole screen")
     parser.add_argument("--screen", type=int,
@@ -220,6 +223,22 @@ def _show_file(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     return 0
 
 
+def _socket(args: argparse.Namespace) -> str:
+    """The socket to follow: as given, else the configuration's, else the default."""
+    if args.socket is not None:
+        if args.config is not None:
+            raise UsageError("give --socket or --config, not both")
+        return str(args.socket)
+    if args.config is not None:
+        from firmware_py.config import ConfigError, load_config
+
+        try:
+            return str(load_config(args.config).socket)
+        except ConfigError as exc:
+            raise UsageError(f"--config {args.config}: {'; '.join(exc.problems)}") from None
+    return os.environ.get("ROUNDHOUSE_SOCKET", DEFAULT_SOCKET)
+
+
 def run_display(args: argparse.Namespace) -> int:
     try:
         size = parse_size(args.size) if args.size else None
@@ -231,7 +250,7 @@ def run_display(args: argparse.Namespace) -> int:
             return _screenshot(args, size or (1920, 1080))
         if args.from_file:
             return _show_file(args, size)
-        feed = ViewFeed(args.socket)
+        feed = ViewFeed(_socket(args))
         sink: Sink
         if args.frames:
             sink = FrameSink(args.frames, size or (1920, 1080), args.view)
