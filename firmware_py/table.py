@@ -566,7 +566,23 @@ class Table:
             "ranking": list(state.ranking) if state.ranking else None,
             "readers": self._reader_views(),
             "last_play": last_play,
+            "revealed": self._revealed(game, m),
+            "went_out": state.went_out if m.stage in ("reveal", "summary", "over") else None,
         }
+
+    @staticmethod
+    def _revealed(game: Game, m: Moment) -> list[int | None] | None:
+        """During the reveal, each seat's points once known (its tiles shown and PASS
+        pressed, or none left), else None; None outside the reveal."""
+        if m.stage != "reveal":
+            return None
+        blank = int(str(game.option("double_blank")))
+        state = m.state
+        return [
+            None if e in state.awaiting_reveal
+            else sum(t.score(blank) for t in (m.shown[e] if m.shown else ()))
+            for e in range(game.players)
+        ]
 
     def _lobby_view(self) -> dict[str, Any]:
         options = Options.from_json(self._rules)
@@ -619,6 +635,8 @@ class Table:
             "ranking": None,
             "readers": self._reader_views(),
             "last_play": None,
+            "revealed": None,
+            "went_out": None,
         }
 
     def _reader_views(self) -> list[dict[str, Any]]:
