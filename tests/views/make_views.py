@@ -114,6 +114,8 @@ def base(seats: int, *, phase: str = "play", rnd: int = 3, seed: int = 1,
         "readers": [{"pad": str(i), "online": True, "reason": None} for i in range(seats)]
         + [{"pad": "mexican", "online": True, "reason": None}],
         "last_play": None,
+        "revealed": None,
+        "went_out": None,
     }
     return view, box
 
@@ -189,7 +191,7 @@ def views() -> dict[str, View]:
         seat["name"] = f"Seat {seat['seat'] + 1}"
     for seat in lobby["seats"]:
         seat["hand"] = 0
-    lobby["prompt"] = "Press DRAW at your seat to join, PASS at seat 1 to start"
+    lobby["prompt"] = "4 seats joined: hold DRAW or tap the new-game card to start"
     lobby["readers"] = []
     out["lobby_6"] = lobby
 
@@ -292,19 +294,71 @@ def views() -> dict[str, View]:
     over, box = base(5, phase="round_over", rnd=4, seed=10)
     lay(over, box, [6, 4, 9, 3, 5], open_seats=(1,), mexican=4)
     over["seats"][2]["hand"] = 0
-    over["prompt"] = "Round 4 over: tap your leftover tiles on your pad to score them"
+    over["went_out"] = 2
+    over["revealed"] = [None, 23, 0, None, None]
+    over["prompt"] = ("Tap your leftover tiles on your own pad, then PASS "
+                      "(Bo 2/8, Eleni 0/8, Farid 0/8)")
     out["round_over_5"] = over
 
-    for seats, top_round in ((8, 13), (14, 19)):
+    # The reveal under way, its summary and the final ranking, at 2, 8 and 14 seats.
+    for seats in (2, 8, 14):
+        played = {2: 4, 8: 6, 14: 9}[seats]
+        reveal, box = base(seats, phase="round_over", rnd=played, seed=13)
+        lay(reveal, box, [3] * seats, open_seats=(0,), mexican=3)
+        reveal["went_out"] = seats - 1
+        reveal["seats"][seats - 1]["hand"] = 0
+        rng = random.Random(seats)
+        shown = [rng.randint(3, 60) if s % 2 else None for s in range(seats)]
+        shown[seats - 1] = 0
+        reveal["revealed"] = shown
+        waiting = ", ".join(f"{reveal['seats'][s]['name']} 0/{reveal['seats'][s]['hand']}"
+                            for s, r in enumerate(shown) if r is None)
+        reveal["prompt"] = f"Tap your leftover tiles on your own pad, then PASS ({waiting})"
+        out[f"reveal_{seats}"] = reveal
+
+        summary, box = base(seats, phase="round_over", rnd=played + 1, seed=13)
+        summary["round"] = played
+        lay(summary, box, [3] * seats, open_seats=(0,), mexican=3)
+        last = summary["scores"][-1]
+        summary["went_out"] = last.index(0) if 0 in last else None
+        for seat, points in zip(summary["seats"], last, strict=True):
+            seat["hand"] = 0 if points == 0 else max(1, points // 8)
+        how = (f"{summary['seats'][summary['went_out']]['name']} went out"
+               if summary["went_out"] is not None else "blocked")
+        summary["prompt"] = f"Round {played} over ({how}): hold DRAW for round {played + 1}"
+        out[f"summary_{seats}"] = summary
+
+    for seats, top_round in ((2, 10), (8, 13), (14, 19)):
         game, box = base(seats, phase="game_over", rnd=top_round + 1, seed=11)
         game["round"] = top_round
         totals = game["totals"]
         game["ranking"] = sorted(range(seats), key=lambda s: (totals[s], s))
-        game["prompt"] = "Game over. PASS at seat 1 for a new game"
+        last = game["scores"][-1]
+        game["went_out"] = last.index(0) if 0 in last else None
+        winner = game["seats"][game["ranking"][0]]["name"]
+        game["prompt"] = f"Game over: {winner} wins. Hold DRAW for a new game with the same seats"
         for seat in game["seats"]:
             seat["hand"] = 0
         game["readers"] = []
         out[f"game_over_{seats}"] = game
+
+    # An empty lobby of four: the set is the one four players are dealt.
+    empty_lobby, _ = base(4, phase="lobby", rnd=0)
+    for seat in empty_lobby["seats"]:
+        seat.update(joined=False, hand=0, total=0)
+    empty_lobby["prompt"] = "Press DRAW at your seat to join"
+    empty_lobby["readers"] = []
+    out["lobby_4_empty"] = empty_lobby
+
+    # The engine set aside: the players are asked to put it in the hub, not to look for it.
+    aside, _ = base(4, phase="deal", rnd=1)
+    aside["options"]["engine"] = "set_aside"
+    aside["prompt"] = ("Round 1: put the 12-12 in the hub, then tap your dealt tiles on your "
+                       "own pad (Bo 3/15, Cyrus 0/15, Dalia 0/15, Eleni 0/15)")
+    for seat, dealt in zip(aside["seats"], (3, 0, 0, 0), strict=True):
+        seat["hand"] = dealt
+    aside["boneyard"] = 91 - 3 - 1
+    out["deal_set_aside_4"] = aside
     return out
 
 
