@@ -22,7 +22,7 @@ from typing import Protocol
 
 import pygame
 
-from display import DisplayError, table_screen, waiting_screen, wall_screen
+from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
 from display.feed import ViewFeed
 from display.views import View, load_view
 
@@ -205,7 +205,19 @@ def configure_display(parser: argparse.ArgumentParser) -> None:
                         help="follow the service without a window: one PNG per new view")
 
 
+def check_size(view: str, size: tuple[int, int]) -> None:
+    """The table screen is read from every seat: refused on a screen too small for it."""
+    if view == "table" and not table_layout.fits_table(size):
+        w, h = table_layout.MIN_SIZE
+        raise ScreenError(
+            f"the table screen needs at least {w}x{h} to be read from every seat; this "
+            f"screen is {size[0]}x{size[1]}. Use a larger screen for the table (the wall "
+            "screen works on this one)"
+        )
+
+
 def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
+    check_size(args.view, size)
     view = load_view(args.from_file)
     surface = pygame.Surface(size)
     RENDERERS[args.view](surface, view)
@@ -216,6 +228,7 @@ def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
 def _show_file(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     view = load_view(args.from_file)
     sink = WindowSink(size, args.fullscreen, args.screen)
+    check_size(args.view, sink.surface.get_size())
     RENDERERS[args.view](sink.surface, view)
     sink.show("view")
     while sink.events():
@@ -256,6 +269,7 @@ def run_display(args: argparse.Namespace) -> int:
             sink = FrameSink(args.frames, size or (1920, 1080), args.view)
         else:
             sink = WindowSink(size, args.fullscreen, args.screen)
+        check_size(args.view, sink.surface.get_size())
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames).run()
         finally:

@@ -114,11 +114,18 @@ class TableLayout:
     notice_boxes: tuple[tuple[Rect, str], ...]  # hub boxes painted behind loud texts
 
 
-def distribute(seats: int, width: int, height: int) -> dict[str, list[int | str]]:
+# The table the seats sit around, its long sides at the top and bottom of the screen
+# (as on a full-HD screen). Where a seat sits follows from its number alone, not the size
+# of the screen, so the same seat is in the same place at every resolution.
+TABLE_SHAPE = (16, 9)
+
+
+def distribute(seats: int) -> dict[str, list[int | str]]:
     """Which lanes sit on which side, each side listed in clockwise order.
 
-    Seats go where a side has the most room per seat; the Mexican train then takes the
-    roomiest side, after that side's seats."""
+    Seats go where a side of the table has the most room per seat; the Mexican train
+    then takes the roomiest side, after that side's seats."""
+    width, height = TABLE_SHAPE
     length = {"bottom": width, "top": width, "left": height, "right": height}
     count = dict.fromkeys(SIDES, 0)
     for _ in range(seats):
@@ -135,6 +142,33 @@ def distribute(seats: int, width: int, height: int) -> dict[str, list[int | str]
     return order
 
 
+def text_floor(seats: int, size: tuple[int, int]) -> int:
+    """The smallest type of the table screen for `seats` seats on a screen of `size`:
+    a share of the screen's short side, a little less for a crowded table."""
+    return max(MIN_TEXT, round(min(size) * (0.02 if seats < COMPACT_FROM else 0.017)))
+
+
+def loud_floor(seats: int, size: tuple[int, int]) -> int:
+    """The smallest type of a seat's tile count and state (YOUR TURN, ONE TILE!)."""
+    return round(text_floor(seats, size) * 1.4)
+
+
+def mark_floor(size: tuple[int, int]) -> int:
+    """The smallest diameter of a pending double's disc and of an open train's token."""
+    return max(16, min(size) // 30)
+
+
+# Below this the table screen cannot be read from every seat at 14 seats; the display
+# refuses to start on a smaller screen (the wall screen has no such limit).
+MIN_SIZE = (1024, 600)
+
+
+def fits_table(size: tuple[int, int]) -> bool:
+    """Whether the table screen can be read from every seat on a screen of `size`
+    (either way up)."""
+    return min(size) >= min(MIN_SIZE) and max(size) >= max(MIN_SIZE)
+
+
 def reading_size(box: Rect, angle: int) -> tuple[int, int]:
     return (box[3], box[2]) if angle in (90, 270) else (box[2], box[3])
 
@@ -147,12 +181,19 @@ class _Strip:
     panel: Rect
 
 
-def _split(start: int, total: int, parts: int, gap: int) -> list[tuple[int, int]]:
-    """`parts` equal spans of [start, start + total) with `gap` between them."""
-    if parts == 0:
+def _split(start: int, total: int, keys: list[int | str], gap: int) -> list[tuple[int, int]]:
+    """One span of [start, start + total) per key with `gap` between them; the Mexican
+    train's label needs less room than a seat's panel."""
+    if not keys:
         return []
-    each = (total - gap * (parts - 1)) // parts
-    return [(start + i * (each + gap), each) for i in range(parts)]
+    weights = [0.6 if k == MEXICAN and len(keys) > 1 else 1.0 for k in keys]
+    room = total - gap * (len(keys) - 1)
+    spans, at = [], start
+    for i, w in enumerate(weights):
+        each = int(room * w / sum(weights)) if i < len(keys) - 1 else start + total - at
+        spans.append((at, each))
+        at += each + gap
+    return spans
 
 
 def _strips(
@@ -161,7 +202,10 @@ def _strips(
     """The hub, each lane with its panel, and the spacing of the rails: the top and
     bottom seats share the full width, the side seats the band beside the hub."""
     m = max(3, min(width, height) // 120)
-    panel = max(30, round(min(width, height) * (0.07 if compact else 0.085)))
+    short_side = min(width, height)
+    panel = max(30, round(short_side * (0.095 if compact else 0.105)))
+    # The side panels are short along their edge: they get depth instead.
+    side_panel = max(panel, round(short_side * 0.13))
     b, l_, t, r = (len(order[s]) for s in SIDES)
     rail_step = max(3, m)
     corridor_b = rail_step * (b // 2 + 2) if b else 0
@@ -189,9 +233,9 @@ def _strips(
     # Each train's first column is the one nearest the hub; it fills away from there.
     for side, (y0, h) in (("bottom", (height - m - bottom_h, bottom_h)), ("top", (m, top_h))):
         keys = order[side]
-        spans = _split(m, width - 2 * m, len(keys), m)
+        # Clockwise along the bottom edge runs right to left.
+        spans = _split(m, width - 2 * m, keys[::-1] if side == "bottom" else keys, m)
         if side == "bottom":
-            # Clockwise along the bottom edge runs right to left.
             spans = spans[::-1]
         for key, (x, w) in zip(keys, spans, strict=True):
             lane_h = h - panel - m
@@ -206,18 +250,18 @@ def _strips(
     band_cy = band_y0 + band_h // 2
     for side in ("left", "right"):
         keys = order[side]
-        spans = _split(band_y0, band_h, len(keys), m)
+        # Clockwise up the left edge runs bottom to top.
+        spans = _split(band_y0, band_h, keys[::-1] if side == "left" else keys, m)
         if side == "left":
-            # Clockwise up the left edge runs bottom to top.
             spans = spans[::-1]
         for key, (y, h) in zip(keys, spans, strict=True):
             if side == "left":
-                panel_rect = (m, y, panel, h)
-                lane_rect = (m + panel + m, y, hub[0] - 2 * m - panel - m, h)
+                panel_rect = (m, y, side_panel, h)
+                lane_rect = (m + side_panel + m, y, hub[0] - 2 * m - side_panel - m, h)
             else:
                 lane_x = hub[0] + hub_w + m
-                lane_rect = (lane_x, y, width - m - panel - m - lane_x, h)
-                panel_rect = (width - m - panel, y, panel, h)
+                lane_rect = (lane_x, y, width - m - side_panel - m - lane_x, h)
+                panel_rect = (width - m - side_panel, y, side_panel, h)
             frame = LaneFrame(lane_rect, FLOW[side], y + h // 2 < band_cy)
             strips.append(_Strip(key, side, frame, panel_rect))
     return hub, strips, rail_step
@@ -282,64 +326,114 @@ def _marker_hint(info: dict[str, Any]) -> str | None:
     return None
 
 
+def seat_notes(view: View, seat: int) -> list[str]:
+    """What concerns one seat alone, written in its own panel facing it: its pad's
+    reader offline, its marker to put out or take back, a move of its that was refused
+    while another seat is to act. (A seat down to one tile shows ONE TILE! itself.)"""
+    notes = []
+    for reader in view.get("readers") or []:
+        if str(reader.get("pad")) == str(seat) and not reader.get("online", True):
+            reason = reader.get("reason")
+            notes.append("Your pad's reader is starting" if reason == "starting"
+                         else "Your pad's reader is offline")
+    hint = _marker_hint(view["seats"][seat]) if view["phase"] == "play" else None
+    if hint:
+        notes.append(hint)
+    rejection = view.get("rejection")
+    if rejection and rejection.get("seat") == seat and view.get("turn") != seat:
+        notes.append(str(rejection.get("text", "")))
+    return notes
+
+
 def _panel_texts(
-    view: View, strip: _Strip, state: str, colour: theme.Colour
+    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int
 ) -> list[Text]:
+    """A seat's name, its tiles in hand and its state in the largest type (the count and
+    YOUR TURN / ONE TILE! are what matter mid-round), its points smaller, and what
+    concerns that seat alone; all facing the seat."""
     angle = SIDE_ANGLE[strip.side]
     rw, rh = reading_size(strip.panel, angle)
-    pad = max(2, rh // 12)
-    top_h = (rh - 2 * pad) * 11 // 20
-    low_h = rh - 2 * pad - top_h
+    pad = max(2, rh // 14)
     loud = state in ("turn", "one_tile")
     ink = theme.DARK_INK if state == "turn" else theme.INK
 
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
         return to_screen(strip.panel, angle, (lx, ly, lw, lh))
 
+    def fit(words: str, local: Rect, colour: theme.Colour, *, cap: int = 90,
+            least: int = floor, align: str = "left", lines: int = 1) -> Text:
+        return text.fit(words, box(*local), max_size=max(cap, least), min_size=least,
+                        angle=angle, colour=colour, align=align, max_lines=lines)
+
+    inner_w, inner_h = rw - 2 * pad, rh - 2 * pad
     if strip.key == MEXICAN:
+        top = inner_h * 11 // 20
+        lines = ("MEXICAN TRAIN", "open to everyone") if rw >= 2.6 * rh else ("MEXICAN",
+                                                                           "TRAIN")
         return [
-            text.fit("MEXICAN TRAIN", box(pad, pad, rw - 2 * pad, top_h), max_size=80,
-                     min_size=MIN_TEXT, angle=angle, colour=theme.INK),
-            text.fit("open to everyone", box(pad, pad + top_h, rw - 2 * pad, low_h),
-                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM),
+            fit(lines[0], (pad, pad, inner_w, top), theme.INK, cap=80, align="center"),
+            fit(lines[1], (pad, pad + top, inner_w, inner_h - top), theme.INK_DIM,
+                cap=60, align="center"),
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
-    left_w = (rw - 3 * pad) * 62 // 100
-    right_w = rw - 3 * pad - left_w
-    out = [
-        text.fit(info["name"], box(pad, pad, left_w, top_h), max_size=90, min_size=MIN_TEXT,
-                 angle=angle, colour=ink if loud else colour, align="left"),
-    ]
-    if state == "empty":
-        out.append(text.fit("empty seat", box(pad, pad + top_h, rw - 2 * pad, low_h),
-                            max_size=60, min_size=MIN_TEXT, angle=angle,
-                            colour=theme.INK_DIM, align="left"))
-        return out
-    tiles = info["hand"]
-    hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
-    if view["phase"] != "lobby":
-        out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
-                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right"))
-    hint = _marker_hint(info)
+    name_colour = ink if loud else colour
+    notes = seat_notes(view, seat)
     if state == "one_tile":
         status, status_colour = "ONE TILE!", theme.INK
     elif state == "turn":
         status, status_colour = "YOUR TURN", ink
-    elif hint:
-        status, status_colour = hint, theme.GOLD
     elif view["phase"] == "lobby":
-        status, status_colour = "joined", theme.INK_DIM
+        status, status_colour = ("empty seat", theme.INK_DIM) if state == "empty" else (
+            "joined", theme.INK_DIM)
     else:
         status, status_colour = "", ink
-    if status:
-        out.append(text.fit(status, box(pad, pad + top_h, left_w, low_h), max_size=90,
-                            min_size=MIN_TEXT, angle=angle, colour=status_colour,
-                            align="left"))
-    if view["phase"] != "lobby":
-        out.append(text.fit(f"{info.get('total', 0)} pts", box(2 * pad + left_w, pad + top_h,
-                            right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
-                            colour=ink if loud else theme.INK_DIM, align="right"))
+    note = "  ·  ".join(notes)
+    in_game = view["phase"] != "lobby" and state != "empty"
+    tiles = info["hand"]
+    hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
+    wide = rw >= 2.6 * rh
+    out: list[Text] = []
+    if wide:
+        # Name | tiles in hand, above state | points.
+        left_w = (inner_w - pad) * 56 // 100
+        right_w = inner_w - pad - left_w
+        top_h = inner_h * 48 // 100
+        low_h = inner_h - top_h
+        rx = pad + left_w + pad
+        count_box = (rx, pad, right_w, top_h)
+        state_box = (pad, pad + top_h, left_w, low_h)
+        points_box: Rect | None = (rx, pad + top_h, right_w, low_h)
+        name_box = (pad, pad, left_w, top_h)
+    else:
+        # Name, then tiles in hand, then the state (or else the points), each a row of
+        # its own across the whole panel.
+        name_h, count_h = inner_h * 30 // 100, inner_h * 38 // 100
+        name_box = (pad, pad, inner_w, name_h)
+        count_box = (pad, pad + name_h, inner_w, count_h)
+        state_box = (pad, pad + name_h + count_h, inner_w, inner_h - name_h - count_h)
+        points_box = state_box if not (note or status) else None
+    count = fit(hand, count_box, ink, cap=110, least=loud_min,
+                align="left" if not wide else "right") if in_game else None
+    big = count.size if count else 90
+    shown: Text | None = None
+    if note:
+        # What concerns this seat is what it must read first; its panel still glows.
+        shown = fit(note, state_box, theme.INK if loud else theme.GOLD, cap=big, lines=2)
+    elif status:
+        shown = fit(status, state_box, status_colour, cap=110,
+                    least=loud_min if loud else floor)
+    # The name is never larger than the count or the seat's state.
+    cap = min(big, shown.size) if shown is not None and loud else big
+    out.append(fit(info["name"], name_box, name_colour, cap=cap))
+    if count:
+        out.append(count)
+        if points_box is not None:
+            out.append(fit(f"{info.get('total', 0)} pts", points_box,
+                           ink if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
+                           align="right" if wide else "left"))
+    if shown is not None:
+        out.append(shown)
     return out
 
 
@@ -356,6 +450,7 @@ def _place_flow(
     sizes: Sizes,
     pending: dict[tuple[str, int], int],
     newest: tuple[str, frozenset[int]] | None,
+    marks: int,
 ) -> tuple[list[TilePlace], list[MarkerPlace], list[ChipPlace], list[Badge]]:
     tiles: list[TilePlace] = []
     markers: list[MarkerPlace] = []
@@ -379,7 +474,7 @@ def _place_flow(
         tiles.append(TilePlace(rect, item.a, item.b, vertical, a_first, facing, train_id,
                                order, is_new))
         if order is not None:
-            badges.append(_badge(rect, frame.rect, order, sizes, facing))
+            badges.append(_badge(rect, frame.rect, order, sizes, facing, marks))
     return tiles, markers, chips, badges
 
 
@@ -388,8 +483,9 @@ def _inset(rect: Rect, d: int) -> Rect:
     return (x + d, y + d, max(1, w - 2 * d), max(1, h - 2 * d))
 
 
-def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int) -> Badge:
-    radius = max(9, sizes.short * 9 // 20)
+def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int,
+           least: int) -> Badge:
+    radius = max(least // 2, sizes.short * 9 // 20)
     x, y, w, _ = tile
     lx, ly, lw, lh = lane
     cx = min(max(x + w, lx + radius), lx + lw - radius)
@@ -451,7 +547,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     width, height = size
     seats = view["seats"]
     compact = len(seats) >= COMPACT_FROM
-    order = distribute(len(seats), width, height)
+    order = distribute(len(seats))
     hub, strips, rail_step = _strips(order, width, height, compact)
     trains = _trains_by_id(view)
     turn = view.get("turn")
@@ -464,8 +560,10 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         started = bool(train and (train["tiles"] or s.key != MEXICAN))
         leads[s.key] = bool(train and train.get("open") and started)
 
+    floor, loud_min = text_floor(len(seats), size), loud_floor(len(seats), size)
     s_max = _max_short(width, height)
-    s_floor = max(6, s_max // 2)
+    # Never so small that an open train's token (two short sides) falls under its floor.
+    s_floor = max(6, s_max // 2, -(-mark_floor(size) // 2))
     short = s_max
     for s in strips:
         lead = (Item("marker"),) if leads[s.key] else ()
@@ -497,7 +595,8 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
         flow = _lay_with_elision(s.lane, nodes[s.key], leads[s.key], sizes)
         train_id = str(s.key)
-        placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest)
+        placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest,
+                             mark_floor(size))
         tiles += placed[0]
         markers += placed[1]
         chips += placed[2]
@@ -510,7 +609,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour,
                                seat is not None and turn == seat))
         panels.append(PanelPlace(s.panel, seat, angle, state, colour))
-        texts += _panel_texts(view, s, state, colour)
+        texts += _panel_texts(view, s, state, colour, floor, loud_min)
 
     slots = _rail_slots(strips, starts, hub)
     # Before the first deal there is no train to lead to.
@@ -524,7 +623,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     for s in strips:
         if s.key == turn:
             hub_angle = SIDE_ANGLE[s.side]
-    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle)
+    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle, floor)
     return TableLayout(
         size=size,
         tile_short=short,
@@ -546,17 +645,21 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
 def _banner(view: View) -> str | None:
     phase = view["phase"]
     seats = view["seats"]
+    prompt = view.get("prompt")
     if phase == "lobby":
         joined = sum(1 for s in seats if s.get("joined", True))
         return f"Waiting for players: {joined} of {len(seats)} seats taken"
     if phase == "deal":
         engine = view.get("engine")
-        if engine and not view.get("engine_laid"):
+        set_aside = (view.get("options") or {}).get("engine") == "set_aside"
+        # Set aside, the engine is not looked for: the prompt asks to put it in the hub.
+        if engine and not view.get("engine_laid") and not set_aside:
             return f"Looking for the {engine}"
         return "Dealing"
-    if phase == "round_over":
+    # The summary's and the final ranking's prompts say the round or game is over.
+    if phase == "round_over" and (view.get("revealed") is not None or not prompt):
         return f"Round {view.get('round', 0)} over"
-    if phase == "game_over":
+    if phase == "game_over" and not prompt:
         ranking = view.get("ranking") or []
         if ranking:
             return f"Game over: {seats[ranking[0]]['name']} wins"
@@ -565,32 +668,26 @@ def _banner(view: View) -> str | None:
 
 
 def _notices(view: View) -> list[str]:
-    names = {str(i): s["name"] for i, s in enumerate(view["seats"])}
+    """What concerns the whole table rather than one seat: a reader of a pad that is no
+    seat's (the Mexican train's)."""
+    seats = {str(i) for i in range(len(view["seats"]))}
     out = []
     for reader in view.get("readers") or []:
-        if reader.get("online", True):
-            continue
         pad = str(reader.get("pad"))
-        where = "Mexican train" if pad == MEXICAN else f"{names.get(pad, 'pad ' + pad)}'s"
+        if reader.get("online", True) or pad in seats:
+            continue
+        where = "Mexican train" if pad == MEXICAN else f"pad {pad}"
         reason = reader.get("reason")
         out.append(f"{where} pad reader offline" + (f": {reason}" if reason else ""))
-    out += [str(a) for a in view.get("alerts") or []]
     return out
 
 
-def _score_strip(view: View) -> str | None:
-    if view["phase"] == "lobby":
-        return None
-    seats = view["seats"]
-    totals = view.get("totals") or [s.get("total", 0) for s in seats]
-    order = view.get("ranking") or range(len(seats))
-    return "  ".join(f"{seats[i]['name']} {totals[i]}" for i in order)
-
-
 def _hub(
-    view: View, hub: Rect, angle: int
+    view: View, hub: Rect, angle: int, floor: int
 ) -> tuple[TilePlace | None, list[Text], list[tuple[Rect, str]]]:
-    """The engine double and the hub's texts, turned to face the seat whose turn it is."""
+    """The engine double and what concerns the seat to act, turned to face it: the
+    round, the prompt, a move of its that was refused, the table's own notices. Each
+    seat's own news is in its panel, and the scores are on the panels and the wall."""
     rw, rh = reading_size(hub, angle)
     pad = max(4, min(rw, rh) // 30)
     inner_w = rw - 2 * pad
@@ -602,16 +699,17 @@ def _hub(
     if banner:
         rows.append(("banner", 1.3))
     if view.get("prompt"):
-        rows.append(("prompt", 1.8))
+        rows.append(("prompt", 2.2))
     rejection = view.get("rejection")
+    if rejection and rejection.get("seat") not in range(len(view["seats"])):
+        pass  # nobody to name: the hub says it
+    elif rejection and view.get("turn") is not None and rejection.get("seat") != view["turn"]:
+        rejection = None  # in that seat's own panel
     if rejection:
         rows.append(("rejection", 1.8))
     notices = _notices(view)
     if notices:
-        rows.append(("notices", 2.0))
-    scores = _score_strip(view)
-    if scores:
-        rows.append(("scores", 1.2))
+        rows.append(("notices", 1.2 * len(notices)))
     total = sum(w for _, w in rows)
     avail = rh - pad * (len(rows) + 1)
     y = pad
@@ -622,19 +720,21 @@ def _hub(
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
         return to_screen(hub, angle, (lx, ly, lw, lh))
 
+    def fit(words: str, area: Rect, colour: theme.Colour, cap: int, lines: int = 1,
+            align: str = "center") -> Text:
+        return text.fit(words, area, max_size=max(cap, floor), min_size=floor, angle=angle,
+                        colour=colour, max_lines=lines, align=align)
+
     for name, weight in rows:
         h = int(avail * weight / total)
         if name == "header":
             rnd, rounds = view.get("round", 0), view.get("rounds", 0)
-            left = f"Round {rnd} of {rounds}" if rnd else f"Double-{view.get('set', 12)}"
+            left = f"Round {rnd} of {rounds}" if rnd else f"Double-{view.get('set', 12)} set"
             right = "" if view["phase"] == "lobby" else f"Boneyard {view.get('boneyard', 0)}"
             half = (inner_w - pad) // 2
-            texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
-                                  angle=angle, colour=theme.INK, align="left"))
-            texts.append(text.fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
-                                  max_size=56,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  align="right"))
+            texts.append(fit(left, box(pad, y, half, h), theme.INK, 56, align="left"))
+            texts.append(fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
+                             theme.INK_DIM, 56, align="right"))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]
@@ -644,29 +744,24 @@ def _hub(
                                      angle, "engine", None, False)
             if not view.get("engine_laid"):
                 engine_place = None
-                texts.append(text.fit(f"engine {engine}", box(pad, y, inner_w, h), max_size=70,
-                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM))
+                texts.append(fit(f"engine {engine}", box(pad, y, inner_w, h), theme.INK_DIM, 70))
         elif name == "banner" and banner:
-            texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2))
+            texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
-            texts.append(text.fit(str(view["prompt"]), box(pad, y, inner_w, h), max_size=64,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3))
+            texts.append(fit(str(view["prompt"]), box(pad, y, inner_w, h), theme.INK, 64,
+                             lines=3))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            texts.append(text.fit(str(rejection.get("text", "")), _inset(area, pad // 2),
-                                  max_size=56, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.INK, max_lines=3))
+            texts.append(fit(str(rejection.get("text", "")), _inset(area, pad // 2),
+                             theme.INK, 56, lines=3))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))
-            texts.append(text.fit("  ·  ".join(notices), _inset(area, pad // 2),
-                                  max_size=48, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.DARK_INK, max_lines=3))
-        elif name == "scores" and scores:
-            texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  max_lines=4))
+            line_h = (area[3] if angle in (0, 180) else area[2]) // len(notices)
+            for k, notice in enumerate(notices):
+                local = (pad + pad // 2, y + k * line_h + pad // 4, inner_w - pad,
+                         line_h - pad // 2)
+                texts.append(fit(notice, box(*local), theme.DARK_INK, 48, lines=1))
         y += h + pad
     return engine_place, texts, boxes

@@ -586,8 +586,10 @@ class Table:
 
     def _lobby_view(self) -> dict[str, Any]:
         options = Options.from_json(self._rules)
+        # Until two have joined, the set is the one the whole table would be dealt.
+        players = len(self._joined) if len(self._joined) >= 2 else len(self._config.seats)
         try:
-            set_size = options.deal_for(max(2, len(self._joined)))[0]
+            set_size = options.deal_for(players)[0]
         except RulesError:
             set_size = options.set or 12
         rounds = options.rounds
