@@ -99,11 +99,17 @@ class ViewFeed:
         return newest
 
     def _parse(self, line: bytes) -> View | None:
+        if line.startswith(b'{"refused":'):
+            # The service serves a bounded number of screens; it closes this one.
+            self._report(f"the table refused this screen: {line.decode(errors='replace')}")
+            return None
         try:
             return parse_view(line, f"view from {self.path}")
         except ViewError as exc:
-            message = str(exc)
-            if message not in self._reported:
-                self._reported.add(message)
-                print(f"roundhouse display: skipped a view: {message}", file=sys.stderr)
+            self._report(f"skipped a view: {exc}")
             return None
+
+    def _report(self, message: str) -> None:
+        if message not in self._reported:
+            self._reported.add(message)
+            print(f"roundhouse display: {message}", file=sys.stderr)

@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "display": ("display.client", "show the table or wall screen"),
     "probe": ("hardware.probe", "open one RFID reader and print what it senses"),
     "enroll": ("hardware.enroll", "bind the tags of a domino set to tiles, markers, cards"),
+    "learn-port": ("hardware.ports", "plug in one reader: print its USB port and udev line"),
+    "doctor": ("firmware_py.doctor", "check an installed table and say what to fix"),
 }
 
 

@@ -8,6 +8,8 @@ are taken from the configuration file's folder; ``~`` is expanded.
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +30,9 @@ HAND_MODES = ("open", "tracked")
 MEXICAN = "mexican"
 # Every `loop://` port is a private loopback, so several readers may name one.
 SHAREABLE_URL_PREFIXES = ("loop://",)
+# A Unix socket's path must fit `sun_path` with its terminating NUL (unix(7): 108 bytes
+# on Linux), or bind() fails.
+SOCKET_PATH_MAX_BYTES = 107
 
 
 class ConfigError(RoundhouseError):
@@ -206,6 +211,10 @@ class _Parser:
                      "buttons")
         service = self.table(data, "service", "service")
         self.unknown(service, ("database", "socket", "watchdog"), "service")
+        database = self.path(service, "database", "service.database", DEFAULT_DATABASE)
+        self.check_database(database)
+        socket_path = self.path(service, "socket", "service.socket", DEFAULT_SOCKET)
+        self.check_socket(socket_path)
         config = Config(
             source=self.source,
             seats=seats,
@@ -213,8 +222,8 @@ class _Parser:
             rules=rules,
             presets=presets,
             hand_mode=self.choice(data, "hand_mode", "hand_mode", "open", HAND_MODES),
-            database=self.path(service, "database", "service.database", DEFAULT_DATABASE),
-            socket=self.path(service, "socket", "service.socket", DEFAULT_SOCKET),
+            database=database,
+            socket=socket_path,
             pin_factory=self.get(buttons, "pin_factory", "buttons.pin_factory", None,
                                  lambda v: isinstance(v, str) and v in PIN_FACTORIES,
                                  "one of " + ", ".join(PIN_FACTORIES)),
@@ -230,6 +239,26 @@ class _Parser:
         if self.problems:
             raise ConfigError(self.problems)
         return config
+
+    def check_database(self, path: Path) -> None:
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            return  # not there yet: the journal creates it
+        if stat.S_ISDIR(mode):
+            self.problem("service.database", f"expected a database file, got the folder {path}")
+        elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            self.problem("service.database", f"expected a database file, got the device {path}")
+        elif not stat.S_ISREG(mode):
+            self.problem("service.database",
+                         f"expected a database file, got {path}, which is not a regular file")
+
+    def check_socket(self, path: Path) -> None:
+        size = len(os.fsencode(str(path)))
+        if size > SOCKET_PATH_MAX_BYTES:
+            self.problem("service.socket",
+                         f"expected a path of at most {SOCKET_PATH_MAX_BYTES} bytes (the limit "
+                         f"of a Unix socket), got {size} bytes: {path}")
 
     def seats(self, value: object) -> tuple[SeatConfig, ...]:
         what = "an array of tables ([[seats]]), one per seat"
@@ -283,7 +312,8 @@ class _Parser:
                     else f'a seat number or "{MEXICAN}"')
         readers: list[ReaderConfig] = []
         by_pad: dict[str, str] = {}
-        by_url: dict[str, str] = {}
+        by_port: dict[str, tuple[str, str]] = {}  # resolved port -> (reader, url as given)
+        schemes = _url_schemes()
         for i, reader in enumerate(value):
             key = f"readers[{i}]"
             self.unknown(reader, ("pad", "url", "protocol", "removal_ms"), key)
@@ -302,10 +332,20 @@ class _Parser:
             url = str(self.get(reader, "url", f"{key}.url", "",
                                lambda v: isinstance(v, str) and v.strip() != "",
                                "a serial device or URL (/dev/..., loop://, socket://...)"))
-            if url in by_url and not url.startswith(SHAREABLE_URL_PREFIXES):
+            scheme, has_scheme, _ = url.partition("://")
+            if has_scheme and scheme.lower() not in schemes:
+                self.expected(f"{key}.url", "a serial device or a URL starting "
+                              + ", ".join(f"{s}://" for s in sorted(schemes)), url)
+            # Two spellings of one device (a /dev/serial/by-id link and its ttyUSB) are
+            # one port: the second reader could never open it.
+            port = url if has_scheme else os.path.realpath(os.path.expanduser(url))
+            if url and port in by_port and not url.startswith(SHAREABLE_URL_PREFIXES):
+                other, spelled = by_port[port]
+                same = "" if spelled == url else f": both are {port}"
                 self.problem(f"{key}.url", f"expected a port no other reader uses, got "
-                                           f"{_show(url)} (also {by_url[url]})")
-            by_url.setdefault(url, key)
+                                           f"{_show(url)} (also {other}{same})")
+            if url:
+                by_port.setdefault(port, (key, url))
             readers.append(ReaderConfig(
                 pad=pad,
                 url=url,
@@ -380,6 +420,18 @@ class _Parser:
                                         default.fullscreen),
             )
         return DisplayConfig(**screens)
+
+
+def _url_schemes() -> frozenset[str]:
+    """The URL schemes `serial.serial_for_url` opens: one `protocol_NAME` module each in
+    pyserial's `serial.urlhandler` package."""
+    import pkgutil
+
+    import serial.urlhandler  # type: ignore[import-untyped]
+
+    return frozenset(m.name.removeprefix("protocol_")
+                     for m in pkgutil.iter_modules(serial.urlhandler.__path__)
+                     if m.name.startswith("protocol_"))
 
 
 def _is_int(value: object) -> bool:

@@ -47,6 +47,12 @@ EXIT_NEEDS_ATTENTION = 2
 BACKLOG = 64
 # A client that has not taken a view for this long is dropped.
 CLIENT_STALL_S = 30.0
+# The most screens served at once. Each costs a file descriptor; one more is told so
+# and closed, so the table's own files (journal, readers, buttons) always have room.
+MAX_SCREENS = 64
+# After accept() fails (out of file descriptors: EMFILE, ENFILE) the socket is left
+# alone this long, rather than spun on, and the screens already there are still served.
+ACCEPT_PAUSE_S = 1.0
 
 
 class ServiceError(RoundhouseError):
@@ -75,6 +81,9 @@ class ViewPublisher:
         self._server: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
+        self._refusal = (json.dumps({"refused": f"this table already serves {MAX_SCREENS} "
+                                     "screens: close one and connect again"}) + "\n").encode()
+        self.screens = 0  # served now (read by tests and benchmarks)
 
     def start(self) -> None:
         try:
@@ -91,7 +100,7 @@ class ViewPublisher:
             server.bind(str(self.path))
             # Views are public, but only the table's group may follow them.
             os.chmod(self.path, 0o660)
-            server.listen(16)
+            server.listen(MAX_SCREENS)
         except OSError as err:
             raise ServiceError(f"{self.path}: cannot serve views there: {err}") from None
         server.setblocking(False)
@@ -107,6 +116,11 @@ class ViewPublisher:
             seq = self.seq
         self._wake()
         return seq
+
+    @property
+    def alive(self) -> bool:
+        """Whether the thread that serves the screens still runs."""
+        return self._thread is not None and self._thread.is_alive()
 
     def close(self) -> None:
         self._closing = True
@@ -130,12 +144,21 @@ class ViewPublisher:
         selector.register(server, selectors.EVENT_READ)
         selector.register(self._wake_r, selectors.EVENT_READ)
         clients: dict[socket.socket, _Client] = {}
+        paused_until: float | None = None
         try:
             while not self._closing:
-                for key, mask in selector.select(timeout=CLIENT_STALL_S / 3):
+                timeout = CLIENT_STALL_S / 3
+                if paused_until is not None:
+                    timeout = max(0.0, min(timeout, paused_until - time.monotonic()))
+                    if timeout == 0.0:
+                        selector.register(server, selectors.EVENT_READ)
+                        paused_until = None
+                for key, mask in selector.select(timeout=timeout):
                     sock = cast(socket.socket, key.fileobj)
                     if sock is server:
-                        self._accept(server, selector, clients)
+                        if not self._accept_all(server, selector, clients):
+                            selector.unregister(server)
+                            paused_until = time.monotonic() + ACCEPT_PAUSE_S
                     elif sock is self._wake_r:
                         with contextlib.suppress(BlockingIOError):
                             self._wake_r.recv(4096)
@@ -157,22 +180,35 @@ class ViewPublisher:
             selector.close()
             server.close()
 
-    def _accept(self, server: socket.socket, selector: selectors.BaseSelector,
-                clients: dict[socket.socket, _Client]) -> None:
-        try:
-            sock, _ = server.accept()
-        except BlockingIOError:
-            return
-        sock.setblocking(False)
-        clients[sock] = _Client(sock)
-        selector.register(sock, selectors.EVENT_READ)
+    def _accept_all(self, server: socket.socket, selector: selectors.BaseSelector,
+                    clients: dict[socket.socket, _Client]) -> bool:
+        """Take the screens waiting; False when accepting must pause a while."""
+        while True:
+            try:
+                sock, _ = server.accept()
+            except (BlockingIOError, InterruptedError, ConnectionAbortedError):
+                return True
+            except OSError as err:
+                # Out of file descriptors, or memory: the screens already there go on.
+                log.warning("view socket: cannot take a new screen now: %s", err)
+                return False
+            if len(clients) >= MAX_SCREENS:
+                with contextlib.suppress(OSError):
+                    sock.send(self._refusal)
+                sock.close()
+                log.warning("view socket: refused a screen beyond the %d served", MAX_SCREENS)
+                continue
+            sock.setblocking(False)
+            clients[sock] = _Client(sock)
+            selector.register(sock, selectors.EVENT_READ)
+            self.screens = len(clients)
 
-    @staticmethod
-    def _drop(sock: socket.socket, selector: selectors.BaseSelector,
+    def _drop(self, sock: socket.socket, selector: selectors.BaseSelector,
               clients: dict[socket.socket, _Client]) -> None:
         selector.unregister(sock)
         del clients[sock]
         sock.close()
+        self.screens = len(clients)
 
 
 class _Client:
@@ -226,10 +262,12 @@ def _alive(sock: socket.socket) -> bool:
 
 class Service:
     def __init__(self, config: Config, *, attach_hardware: bool = True,
-                 move_aside: bool = False, notifier: Notifier | None = None) -> None:
+                 move_aside: bool = False, check_journal: bool = False,
+                 notifier: Notifier | None = None) -> None:
         self.config = config
         self.attach_hardware = attach_hardware
         self.move_aside = move_aside
+        self.check_journal = check_journal
         self.notifier = notifier or Notifier()
         self.events: queue.Queue[Event] = queue.Queue()
         self.publisher = ViewPublisher(config.socket)
@@ -238,6 +276,7 @@ class Service:
         self.failure: BaseException | None = None
         self._opened = contextlib.ExitStack()
         self._thread: threading.Thread | None = None
+        self._readers: list[threading.Thread] = []
         self.journal: Journal
         self.registry: TagRegistry
         self.table: Table
@@ -248,7 +287,8 @@ class Service:
 
         # Whatever is open when a step fails is closed again, newest first.
         with contextlib.ExitStack() as opened:
-            self.journal = Journal(self.config.database, move_aside=self.move_aside)
+            self.journal = Journal(self.config.database, move_aside=self.move_aside,
+                                   check=self.check_journal)
             opened.callback(self.journal.close)
             if self.journal.moved_to is not None:
                 log.warning("the unreadable journal was moved to %s; starting fresh",
@@ -299,11 +339,13 @@ class Service:
             adapter = open_reader(reader.pad, reader.url, reader.protocol, self.events,
                                   removal_ms=reader.removal_ms)
             opened.callback(_close_quietly, adapter)
+            self._readers.append(adapter)
 
     def _loop(self) -> None:
         # Without a watchdog to ping the loop sleeps until the next event (a stop is one).
         interval = self.notifier.watchdog_interval if self.config.watchdog else None
         last_ping = 0.0
+        starving = False
         try:
             while True:
                 try:
@@ -317,13 +359,27 @@ class Service:
                     if self.table.handle(event):
                         self.publisher.publish(self.table.view())
                 if interval is not None and time.monotonic() - last_ping >= interval:
-                    self.notifier.watchdog()
-                    last_ping = time.monotonic()
+                    dead = self._dead_threads()
+                    if not dead:
+                        self.notifier.watchdog()
+                        last_ping = time.monotonic()
+                    elif not starving:
+                        # Unfed, systemd kills the service and restarts it whole.
+                        log.error("%s stopped: no more watchdog pings", ", ".join(dead))
+                        starving = True
         except BaseException as err:
             log.exception("the table stopped on an unexpected error")
             self.failure = err
         finally:
             self.finished.set()
+
+
+    def _dead_threads(self) -> list[str]:
+        """The threads the table needs besides the controller (the one asking) that
+        have ended: the view publisher, and each reader, which supervises its own port."""
+        dead = [] if self.publisher.alive else ["the view publisher"]
+        dead += [f"the reader thread {t.name}" for t in self._readers if not t.is_alive()]
+        return dead
 
 
 _WAKE = object()  # wakes the controller loop to notice a stop
@@ -353,6 +409,9 @@ def configure_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--move-aside", action="store_true",
                         help="if the journal's database is unreadable or foreign, rename it "
                              "NAME.broken-DATE and start a fresh one")
+    parser.add_argument("--check-journal", action="store_true",
+                        help="read the whole journal to check it before starting (done "
+                             "without asking after a service did not stop cleanly)")
 
 
 def run_run(args: argparse.Namespace) -> int:
@@ -362,7 +421,7 @@ def run_run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(str(err), file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
-    service = Service(config, move_aside=args.move_aside)
+    service = Service(config, move_aside=args.move_aside, check_journal=args.check_journal)
     stop = service.finished
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda *_: stop.set())

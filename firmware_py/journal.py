@@ -13,10 +13,17 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import errno
+import fcntl
 import json
+import os
+import shutil
 import sqlite3
+import stat
 import sys
+import tempfile
 import threading
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +69,26 @@ class JournalDamaged(JournalError):
     foreign or too new. Only such a file is ever moved aside."""
 
 
+class JournalUnwritable(JournalError):
+    """The journal is sound but its disk takes no write: full, read-only or failing.
+    Nothing is lost; writing works again once the disk does."""
+
+    def __init__(self, message: str, *, full: bool) -> None:
+        super().__init__(message)
+        self.full = full
+
+
+class JournalBusy(JournalError):
+    """Another process holds the journal: two services would interleave their games."""
+
+
+# SQLite's primary result codes (sqlite3.h) that say the file's content is bad, and those
+# that say the disk or the file system refused.
+_DAMAGED_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
+_UNWRITABLE_CODES = frozenset({3, 8, 10, 13, 14})  # PERM, READONLY, IOERR, FULL, CANTOPEN
+_BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
+
+
 @dataclass(frozen=True)
 class GameSummary:
     id: int
@@ -77,60 +104,192 @@ def _now() -> str:
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+def lock_path(path: Path) -> Path:
+    """The file whose lock says a service owns the journal; it holds that service's pid."""
+    return path.with_name(path.name + ".lock")
+
+
+def _side(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
 class Journal:
-    def __init__(self, path: Path, *, move_aside: bool = False) -> None:
+    """The journal of one table. A writing journal holds an exclusive lock on the file
+    beside it (`NAME.lock`) for as long as it is open, so one database serves one
+    service; `read_only=True` (for `games` and `export`) takes no lock and writes nothing,
+    and works while the service runs and on a full disk.
+
+    The full integrity check reads the whole file, so it runs only when asked
+    (`check=True`) or when the last service did not stop cleanly: SQLite removes its
+    write-ahead log when the last connection closes, so a log left behind means a kill
+    or a power cut.
+    """
+
+    def __init__(self, path: Path, *, move_aside: bool = False, check: bool = False,
+                 read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
         # One controller thread writes; the connection is made on the starting thread.
         self._lock = threading.Lock()
+        self._holder: int | None = None
+        self._stale = False
+        self._copy: tempfile.TemporaryDirectory[str] | None = None
+        self.moved_to: Path | None = None
+        self._refuse_special()
+        if read_only:
+            self._db = self._open_read_only()
+            self.checked = False
+            return
+        self._holder = self._take_lock()
         try:
-            self._db = self._open()
-        except JournalDamaged:
-            if not move_aside:
-                raise
-            self.moved_to: Path | None = self._move_aside()
-            self._db = self._open()
-        else:
-            self.moved_to = None
+            wal = _side(path, "-wal")
+            self.checked = check or (wal.exists() and wal.stat().st_size > 0)
+            try:
+                self._db = self._open(check=self.checked)
+            except JournalDamaged:
+                if not move_aside:
+                    raise
+                self.moved_to = self._move_aside()
+                self._db = self._open(check=False)
+        except BaseException:
+            os.close(self._holder)
+            raise
 
     # --- opening ----------------------------------------------------------------------
 
-    def _open(self) -> sqlite3.Connection:
-        if self.path.is_dir():
+    def _refuse_special(self) -> None:
+        """A folder or a device in the journal's place is a mistake in the configuration,
+        never a damaged journal: it is not opened, and never moved aside."""
+        try:
+            mode = self.path.stat().st_mode
+        except OSError:
+            return
+        if stat.S_ISDIR(mode):
             raise JournalError(f"{self.path}: is a folder, expected the journal's database file")
+        if not stat.S_ISREG(mode):
+            raise JournalError(f"{self.path}: is not a regular file (a device, pipe or "
+                               "socket), expected the journal's database file")
+
+    def _take_lock(self) -> int:
+        lock = lock_path(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+            except OSError as err:
+                if err.errno not in (errno.EROFS, errno.EACCES, errno.ENOSPC):
+                    raise
+                # A read-only or full disk may still let the journal be read and shown.
+                fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as err:
+            raise self._unwritable(f"cannot open {lock}: {err.strerror}",
+                                   err.errno == errno.ENOSPC) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f"pid {holder}" if holder.isdigit() else "another process"
+            raise JournalBusy(f"{self.path}: in use by {who}; one journal serves one table "
+                              "service (stop the other one first)") from None
+        # The pid, padded so that the next service overwrites it in place: a full disk
+        # has no block for a longer one.
+        with contextlib.suppress(OSError):
+            os.pwrite(fd, f"{os.getpid():<10}\n".encode(), 0)
+        return fd
+
+    def _open(self, *, check: bool) -> sqlite3.Connection:
+        try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                  timeout=BUSY_TIMEOUT_S)
-        except (OSError, sqlite3.Error) as err:
-            raise JournalError(f"{self.path}: cannot open the journal: {err}") from None
+        except sqlite3.Error as err:
+            raise self._failed(err, "cannot open the journal") from None
         try:
-            self._recognise(db)
-            db.execute("PRAGMA journal_mode=WAL")
+            self._recognise(db, check=check)
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
             self._migrate(db)
-        except sqlite3.OperationalError as err:
+        except sqlite3.Error as err:
             db.close()
-            if "locked" not in str(err) and "busy" not in str(err):
-                raise self._damaged(f"unreadable database ({err})") from None
-            raise JournalError(
-                f"{self.path}: in use by another process ({err}); is another `roundhouse "
-                "run` using it?") from None
-        except sqlite3.DatabaseError as err:
-            db.close()
-            raise self._damaged(f"unreadable database ({err})") from None
+            raise self._failed(err, "unreadable database") from None
         except JournalError:
             db.close()
             raise
         return db
 
-    def _recognise(self, db: sqlite3.Connection) -> None:
+    def _open_read_only(self) -> sqlite3.Connection:
+        uri = f"file:{urllib.parse.quote(str(self.path.absolute()))}?mode=ro"
+        try:
+            return self._reading(uri)
+        except JournalUnwritable:
+            pass
+        # The disk cannot take the write-ahead log's index (a full disk): with no log
+        # pending, the file alone is the whole journal.
+        wal = _side(self.path, "-wal")
+        if not wal.exists() or wal.stat().st_size == 0:
+            return self._reading(uri + "&immutable=1")
+        # Otherwise a copy, with its log, on a file system that has room.
+        self._copy = tempfile.TemporaryDirectory(prefix="roundhouse-journal-",
+                                                 dir=_memory_folder())
+        copy = Path(self._copy.name) / self.path.name
+        try:
+            shutil.copyfile(self.path, copy)
+            shutil.copyfile(wal, _side(copy, "-wal"))
+        except OSError as err:
+            raise self._unwritable(f"cannot read it on this full disk: {err}", True) from None
+        return self._reading(f"file:{urllib.parse.quote(str(copy))}")
+
+    def _reading(self, uri: str) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                 check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+        except sqlite3.Error as err:
+            raise self._failed(err, "cannot open the journal") from None
+        try:
+            self._recognise(db, check=False)
+        except sqlite3.Error as err:
+            db.close()
+            raise self._failed(err, "unreadable database") from None
+        except JournalError:
+            db.close()
+            raise
+        return db
+
+    def _failed(self, err: sqlite3.Error, what: str) -> JournalError:
+        """The error SQLite gave, as damaged, in use or cannot-write."""
+        code = getattr(err, "sqlite_errorcode", 0) & 0xFF
+        if code in _BUSY_CODES:
+            return JournalError(f"{self.path}: in use by another process ({err}); is "
+                                "another `roundhouse run` using it?")
+        if code in _UNWRITABLE_CODES:
+            return self._unwritable(str(err), code == 13)
+        if code in _DAMAGED_CODES or not isinstance(err, sqlite3.OperationalError):
+            return self._damaged(f"{what} ({err})")
+        return JournalError(f"{self.path}: {what} ({err})")
+
+    def _unwritable(self, detail: str, full: bool) -> JournalUnwritable:
+        full = full or _no_room(self.path)
+        why = ("its disk is full: free some space" if full else
+               "its disk takes no writes (read-only or failing): check the disk")
+        return JournalUnwritable(f"{self.path}: cannot write the journal ({detail}); {why}. "
+                                 "The journal itself is not damaged", full=full)
+
+    def _recognise(self, db: sqlite3.Connection, *, check: bool) -> None:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = [r[0] for r in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")]
-        if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-            raise sqlite3.DatabaseError("the integrity check failed")
+        if check:
+            try:
+                verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+            except sqlite3.DatabaseError as err:
+                if getattr(err, "sqlite_errorcode", 0) & 0xFF not in _DAMAGED_CODES:
+                    raise
+                verdict = str(err)
+            if verdict != "ok":
+                raise self._damaged(f"the integrity check failed ({verdict})")
         if app_id == 0:
             foreign = [t for t in tables if not t.startswith(SHARED_TABLE_PREFIX)]
             if foreign:
@@ -167,9 +326,9 @@ class Journal:
         target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
         try:
             for suffix in ("-wal", "-shm"):
-                side = self.path.with_name(self.path.name + suffix)
-                if side.exists():
-                    side.rename(target.with_name(target.name + suffix))
+                side = _side(self.path, suffix)
+                if side.is_file():
+                    side.rename(_side(target, suffix))
             self.path.rename(target)
         except OSError as err:
             raise JournalError(f"{self.path}: cannot move it aside: {err}") from None
@@ -179,19 +338,33 @@ class Journal:
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
-        """One write under the lock; a failed write (disk full, file gone) is a
-        `JournalError` saying so, and leaves no transaction open."""
+        """One write under the lock; a failed write is a `JournalUnwritable` (disk full,
+        read-only) or a `JournalError` saying so, and leaves no transaction open."""
         with self._lock:
+            if self._stale:
+                # Opened while its file system was read-only, SQLite's connection stays
+                # read-only for good: a fresh one sees whether the disk writes again.
+                self._db.close()
+                self._db = self._open(check=False)
+                self._stale = False
             try:
                 yield
             except sqlite3.Error as err:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise JournalError(f"{self.path}: cannot write the journal: {err}") from err
+                self._roll_back()
+                self._stale = getattr(err, "sqlite_errorcode", 0) & 0xFF == 8  # READONLY
+                failed = self._failed(err, "cannot write the journal")
+                if not isinstance(failed, JournalUnwritable):
+                    failed = JournalError(f"{self.path}: cannot write the journal: {err}")
+                raise failed from err
             except BaseException:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                self._roll_back()
                 raise
+
+    def _roll_back(self) -> None:
+        # SQLite may have rolled back by itself (a full disk does that): nothing to undo.
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     def begin_game(self, meta: Mapping[str, Any]) -> int:
         with self._writing():
@@ -199,11 +372,19 @@ class Journal:
                                       (_now(), json.dumps(dict(meta))))
         return int(cursor.lastrowid or 0)
 
-    def append(self, game_id: int, entry: Mapping[str, Any]) -> int:
-        """Append one entry; it is on disk when this returns. Returns its number (from 1)."""
+    def append(self, game_id: int, entry: Mapping[str, Any], *,
+               finish: Mapping[str, Any] | None = None, reopen: bool = False) -> int:
+        """Append one entry; it is on disk when this returns. Returns its number (from 1).
+
+        `reopen` first takes back a finished game's result (its last move is undone) and
+        `finish` then records the result the entry gives: entry and result are written
+        together or not at all."""
         text = json.dumps(dict(entry), separators=(",", ":"))
         with self._writing():
             self._db.execute("BEGIN IMMEDIATE")
+            if reopen:
+                self._db.execute("UPDATE games SET finished = NULL, result = NULL "
+                                 "WHERE id = ? AND finished IS NOT NULL", (game_id,))
             row = self._db.execute(
                 "SELECT finished IS NOT NULL, (SELECT COALESCE(MAX(seq), 0) FROM entries "
                 "WHERE game_id = ?) FROM games WHERE id = ?", (game_id, game_id)).fetchone()
@@ -212,6 +393,9 @@ class Journal:
             seq = int(row[1]) + 1
             self._db.execute("INSERT INTO entries (game_id, seq, at, entry) "
                              "VALUES (?, ?, ?, ?)", (game_id, seq, _now(), text))
+            if finish is not None:
+                self._db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?",
+                                 (_now(), json.dumps(dict(finish)), game_id))
             self._db.execute("COMMIT")
         return seq
 
@@ -289,6 +473,29 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._holder is not None:
+                os.close(self._holder)  # the lock goes with it
+                self._holder = None
+            if self._copy is not None:
+                self._copy.cleanup()
+
+
+def _no_room(path: Path) -> bool:
+    """Whether the file system of `path` (or of its nearest existing folder) is full."""
+    for folder in (path, *path.parents):
+        try:
+            fs = os.statvfs(folder)
+        except OSError:
+            continue
+        # Root's reserve aside: what a service running as its own user may still use.
+        return fs.f_bavail * fs.f_frsize < 64 * 1024
+    return False
+
+
+def _memory_folder() -> str | None:
+    """A folder in memory for a copy of the journal, when its own disk is full."""
+    shm = Path("/dev/shm")
+    return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
 
 
 # --- commands -------------------------------------------------------------------------
@@ -300,9 +507,10 @@ def _add_db(parser: argparse.ArgumentParser) -> None:
 
 
 def _open_existing(path: Path) -> Journal:
+    """The journal for reading only: while the service runs, and on a full disk."""
     if not path.is_file():
         raise JournalError(f"{path}: no journal there (--db names another)")
-    return Journal(path)
+    return Journal(path, read_only=True)
 
 
 def configure_games(parser: argparse.ArgumentParser) -> None:

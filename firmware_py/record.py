@@ -19,9 +19,11 @@ from firmware_py import RoundhouseError
 from firmware_py.rules import (
     MEXICAN,
     Action,
+    BadOptions,
     Draw,
     IllegalMove,
     Options,
+    Pass,
     Play,
     Reveal,
     RulesError,
@@ -35,6 +37,8 @@ from firmware_py.rules import (
     new_game,
     state_to_json,
 )
+from firmware_py.rules.errors import quoted
+from firmware_py.rules.tiles import digits_hint, is_number
 
 FORMAT = "roundhouse/1"
 _ROUND_KEYS = {"engine", "starter", "hands", "boneyard", "seed", "moves"}
@@ -88,13 +92,30 @@ def _is_count(value: Any) -> bool:
 
 def _tile(value: Any, where: str, set_size: int) -> Tile:
     if not isinstance(value, str):
-        raise _fail(where, f'a tile is written like "5-3", got {json.dumps(value)}')
+        raise _fail(where, f'a tile is written like "5-3", got {quoted(value)}')
     parts = value.strip().split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise _fail(where, f'a tile is written like "5-3", got "{value}"')
-    if max(int(p) for p in parts) > set_size:
-        raise _fail(where, f"{value} is not in the double-{set_size} set")
+    if len(parts) != 2 or not all(is_number(p) for p in parts):
+        raise _fail(where, f'a tile is written like "5-3"{digits_hint(value)}, got {quoted(value)}')
+    # (A long run of digits is no number of pips; int() would refuse a very long one.)
+    if any(len(p) > 2 or int(p) > set_size for p in parts):
+        raise _fail(where, f"{quoted(value)} is not in the double-{set_size} set")
     return Tile.parse(value)
+
+
+# The most seats a record may have: no set has more tiles than a double-18 set's 190.
+MAX_PLAYERS = 190
+
+
+def _needs_deal(rounds_value: list[Any]) -> bool:
+    """Whether the engine deals some round of the record (a seed, or a hand not written
+    out): only then is the deal table consulted; a position needs only a set."""
+    for rnd in rounds_value:
+        if not isinstance(rnd, Mapping) or rnd.get("seed") is not None:
+            return True
+        hands = rnd.get("hands")
+        if not isinstance(hands, list) or any(h is None for h in hands):
+            return True
+    return False
 
 
 def parse_record(obj: Any) -> Record:
@@ -103,7 +124,7 @@ def parse_record(obj: Any) -> Record:
         raise _fail("", "a game record is a JSON object")
     fmt = obj.get("format", FORMAT)
     if fmt != FORMAT:
-        raise _fail("format", f'expected "{FORMAT}", got {json.dumps(fmt)}')
+        raise _fail("format", f'expected "{FORMAT}", got {quoted(fmt)}')
     if "rules" not in obj:
         raise _fail("rules", 'missing: a preset name or {"preset": NAME, OPTION: VALUE}')
     try:
@@ -118,16 +139,21 @@ def parse_record(obj: Any) -> Record:
         names = tuple(players_value)
         players = len(names)
     else:
-        raise _fail(
-            "players", f"must be a count or a list of names, got {json.dumps(players_value)}"
-        )
-    try:
-        set_size, _ = options.deal_for(players)
-    except RulesError as e:
-        raise _fail("players", str(e)) from None
+        raise _fail("players", f"must be a count or a list of names, got {quoted(players_value)}")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise _fail("players", f"a game has 1 to {MAX_PLAYERS} seats, not {players}")
     rounds_value = obj.get("rounds")
     if not isinstance(rounds_value, list):
-        raise _fail("rounds", f"must be a list of rounds, got {json.dumps(rounds_value)}")
+        raise _fail("rounds", f"must be a list of rounds, got {quoted(rounds_value)}")
+    try:
+        if _needs_deal(rounds_value):
+            set_size, _ = options.deal_for(players)
+        else:
+            set_size = options.set_for(players)
+    except BadOptions as e:  # `rounds` more than the set has
+        raise _fail("rules.rounds", str(e)) from None
+    except RulesError as e:
+        raise _fail("players", str(e)) from None
     rounds = tuple(
         _parse_round(r, f"rounds[{i}]", i + 1, options, players, set_size)
         for i, r in enumerate(rounds_value)
@@ -142,7 +168,7 @@ def _parse_round(
         raise _fail(where, "a round is a JSON object")
     unknown = set(obj) - _ROUND_KEYS
     if unknown:
-        raise _fail(where, f'unknown key "{sorted(unknown)[0]}"')
+        raise _fail(where, f"unknown key {quoted(sorted(unknown)[0])}")
     e = set_size + 1 - number
     engine = Tile(e, e) if e >= 0 else None
     if engine is None:
@@ -157,7 +183,7 @@ def _parse_round(
     seed = obj.get("seed")
     if seed is not None:
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise _fail(f"{where}.seed", f"must be a whole number, got {json.dumps(seed)}")
+            raise _fail(f"{where}.seed", f"must be a whole number, got {quoted(seed)}")
         if obj.get("hands") is not None or obj.get("boneyard") is not None:
             raise _fail(where, 'a round gives either "seed" or "hands" and "boneyard"')
         start = StartRound(None, None, starter, engine)
@@ -197,28 +223,36 @@ def _parse_deal(
     if not any(known):
         for i, h in enumerate(hands_value):
             if h is not None and not _is_count(h):
-                raise _fail(f"{where}.hands[{i}]", f"must be a count or null, got {json.dumps(h)}")
+                raise _fail(f"{where}.hands[{i}]", f"must be a count or null, got {quoted(h)}")
         if bone_value is not None:
             raise _fail(f"{where}.boneyard", "open hands (counts) take a null boneyard")
         return StartRound(tuple(hands_value), None, starter, engine)
     seen: dict[Tile, str] = {}
-    if options.engine == "set_aside":
-        seen[engine] = "set aside as the engine"
     hands: list[tuple[Tile, ...]] = []
+    aside = engine if options.engine == "set_aside" else None
     for i, hand in enumerate(hands_value):
         hands.append(
-            tuple(_dealt(t, f"{where}.hands[{i}][{k}]", set_size, seen) for k, t in enumerate(hand))
+            tuple(
+                _dealt(t, f"{where}.hands[{i}][{k}]", set_size, seen, aside)
+                for k, t in enumerate(hand)
+            )
         )
     if bone_value is not None and not isinstance(bone_value, list):
         raise _fail(f"{where}.boneyard", "must be a list of tiles in draw order")
     boneyard = tuple(
-        _dealt(t, f"{where}.boneyard[{k}]", set_size, seen) for k, t in enumerate(bone_value or [])
+        _dealt(t, f"{where}.boneyard[{k}]", set_size, seen, aside)
+        for k, t in enumerate(bone_value or [])
     )
     return StartRound(tuple(hands), boneyard, starter, engine)
 
 
-def _dealt(value: Any, where: str, set_size: int, seen: dict[Tile, str]) -> Tile:
+def _dealt(
+    value: Any, where: str, set_size: int, seen: dict[Tile, str], aside: Tile | None
+) -> Tile:
     tile = _tile(value, where, set_size)
+    if tile is aside:
+        raise _fail(where, f"{tile} is this round's engine, set aside before the deal: no hand "
+                           "or boneyard holds it")
     if tile in seen:
         raise _fail(where, f"{tile} appears twice (also {seen[tile]})")
     seen[tile] = f"at {where}"
@@ -264,10 +298,16 @@ def read_record(path: str | Path) -> Record:
         raise RecordError(
             f"{shown}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}"
         ) from None
+    except RecursionError:
+        raise RecordError(f"{shown}: not a game record: its JSON is nested too deeply") from None
+    except ValueError as e:  # a number of more digits than Python converts
+        raise RecordError(f"{shown}: not valid JSON: {quoted(str(e))}") from None
     try:
         return parse_record(obj)
     except RecordError as e:
         raise RecordError(f"{shown}: {e}") from None
+    except RecursionError:
+        raise RecordError(f"{shown}: not a game record: a value is nested too deeply") from None
 
 
 # ---- replaying -------------------------------------------------------------------------
@@ -282,35 +322,54 @@ def replay(record: Record, keep_states: bool = False) -> Replay:
     for i, rnd in enumerate(record.rounds):
         where = f"rounds[{i}]"
         if state.phase == "game_over":
-            raise _fail(where, f"the game is over after {state.round} rounds")
+            rounds = f"{state.round} round" + ("" if state.round == 1 else "s")
+            raise _fail(where, f"the game is over after {rounds}")
         if state.phase == "play":
             raise _fail(where, f"round {state.round} is not over after its last move")
         if state.awaiting_reveal:
             seats = ", ".join(map(str, state.awaiting_reveal))
             raise _fail(where, f"round {state.round} still waits for the reveal of seat(s) {seats}")
         start = rnd.start
-        if rnd.seed is not None:
-            dealt = deal(state, rnd.seed)
-            start = StartRound(dealt.hands, dealt.boneyard, start.starter, start.engine)
         try:
+            if rnd.seed is not None:
+                dealt = deal(state, rnd.seed)
+                start = StartRound(dealt.hands, dealt.boneyard, start.starter, start.engine)
             state = apply(state, start)
         except RulesError as e:
             raise _fail(where, str(e)) from None
         result.state = state
         if keep_states:
             result.states.append(state)
+        ended_by_draw: int | None = None
         for j, move in enumerate(rnd.moves):
+            if type(move) is Pass and move.seat == ended_by_draw:
+                # "Drew, passed": the draw already ended the turn; the PASS written after
+                # it, as people write a game down, changes nothing (DESIGN.md).
+                ended_by_draw = None
+                if keep_states:
+                    result.states.append(state)
+                continue
             try:
-                state = apply(state, move)
+                after = apply(state, move)
             except IllegalMove as e:
                 result.error = {"move": j, "round": state.round, "reason": str(e)}
                 return result
             except RulesError as e:
                 raise _fail(f"{where}.moves[{j}]", str(e)) from None
-            result.state = state
+            ended_by_draw = _turn_ended_by_draw(state, move, after)
+            state = result.state = after
             if keep_states:
                 result.states.append(state)
     return result
+
+
+def _turn_ended_by_draw(before: State, move: Action, after: State) -> int | None:
+    """The seat whose draw ended its turn by itself (known hands, or a named draw: the tile
+    cannot be played), else None."""
+    if not isinstance(move, Draw) or not before.engine_laid:
+        return None
+    ended = after.phase != "play" or after.turn != move.seat or after._turn_no != before._turn_no
+    return move.seat if ended else None
 
 
 # ---- writing ---------------------------------------------------------------------------
@@ -392,8 +451,14 @@ def run_replay(args: argparse.Namespace) -> int:
             message = f"{path}: {message}"
         print(" ".join(message.split()), file=sys.stderr)
         return 2
+    except RecursionError:
+        print(f"{path}: not a game record: a value is nested too deeply", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{path}: not a game record: too large to replay", file=sys.stderr)
+        return 2
     except Exception as e:  # the command promises one line, never a traceback
-        print(f"{path}: cannot replay: {type(e).__name__}: {e}".replace("\n", " "), file=sys.stderr)
+        print(f"{path}: cannot replay this record: {quoted(str(e))}", file=sys.stderr)
         return 2
     print(json.dumps(result.to_json()))
     return 0 if result.error is None else 1

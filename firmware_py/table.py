@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from firmware_py.journal import JournalUnwritable
 from firmware_py.rules import (
     MEXICAN,
     Draw,
@@ -78,7 +79,8 @@ class _Binding(Protocol):
 
 class _Journal(Protocol):
     def begin_game(self, meta: Mapping[str, Any]) -> int: ...
-    def append(self, game_id: int, entry: Mapping[str, Any]) -> int: ...
+    def append(self, game_id: int, entry: Mapping[str, Any], *,
+               finish: Mapping[str, Any] | None = None, reopen: bool = False) -> int: ...
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
@@ -118,8 +120,11 @@ class Table:
             # The game goes on as it was, and so does the preset chosen for it.
             self._rules = self._resume(*opened).rules
             if self._history[-1].stage == "over":
-                # The power went between the game's last move and its result.
-                self._finish(abandoned=False)
+                # Journaled before the result was written together with the last move.
+                try:
+                    self._finish(abandoned=False)
+                except JournalUnwritable as err:
+                    log.warning("the game's result waits for the next start: %s", err)
         else:
             ended = journal.ended_game()
             if ended is not None:
@@ -178,6 +183,10 @@ class Table:
             if seat is None and m is not None:
                 seat = m.state.turn
             self._reject(seat, self._speak(str(err)))
+        except JournalUnwritable as err:
+            # Every input is journaled before the table takes it: this one was not taken.
+            log.warning("an input was refused: %s", err)
+            self._reject(None, _UNSAVED_FULL if err.full else _UNSAVED_DISK)
         return True
 
     def _dispatch(self, event: Event) -> bool:
@@ -391,11 +400,11 @@ class Table:
         assert game is not None and m is not None and self._game_id is not None
         moment = game.advance(m, entry)
         self._abandon_armed = False
-        self._journal.append(self._game_id, entry)
+        # The move that ends the game is written with the game's result, or neither is.
+        result = self._result(game, moment, abandoned=False) if moment.stage == "over" else None
+        self._journal.append(self._game_id, entry, finish=result)
         self._history.append(moment)
         self._rejection = None
-        if moment.stage == "over":
-            self._finish(abandoned=False)
         return True
 
     def _undo(self, *, by: int | None) -> bool:
@@ -407,10 +416,9 @@ class Table:
         if by is not None and m.actor != by:
             raise Refused(f"{game.names[by]} has nothing to undo: the last move was not yours.")
         self._abandon_armed = False
-        if m.stage == "over":
-            # The last move goes with the result it gave (a wrong leftover tile shown).
-            self._journal.reopen_game(self._game_id)
-        self._journal.append(self._game_id, {"t": "undo"})
+        # At the ranking the last move goes with the result it gave (a wrong leftover
+        # tile shown): both in one write.
+        self._journal.append(self._game_id, {"t": "undo"}, reopen=m.stage == "over")
         self._history.pop()
         self._rejection = None
         return True
@@ -440,16 +448,17 @@ class Table:
     def _finish(self, *, abandoned: bool) -> None:
         game, m = self._game, self._moment()
         assert game is not None and m is not None and self._game_id is not None
+        self._journal.finish_game(self._game_id, self._result(game, m, abandoned=abandoned))
+
+    @staticmethod
+    def _result(game: Game, m: Moment, *, abandoned: bool) -> dict[str, Any]:
         ranking = m.state.ranking
-        self._journal.finish_game(
-            self._game_id,
-            {
-                "ranking": list(ranking) if ranking is not None else None,
-                "totals": list(m.state.totals),
-                "winner": game.names[ranking[0]] if ranking and not abandoned else None,
-                "abandoned": abandoned,
-            },
-        )
+        return {
+            "ranking": list(ranking) if ranking is not None else None,
+            "totals": list(m.state.totals),
+            "winner": game.names[ranking[0]] if ranking and not abandoned else None,
+            "abandoned": abandoned,
+        }
 
     def _reject(self, seat: int | None, text: str) -> None:
         self._rejection = {"seat": seat, "text": text}
@@ -791,6 +800,10 @@ class Table:
 
 
 _SEAT = re.compile(r"\b[Ss]eat (\d+)")
+
+# An input the journal could not write was not taken: the game is as it was.
+_UNSAVED_FULL = "The table's disk is full: nothing was lost. Free some space."
+_UNSAVED_DISK = "The table's disk takes no writes: nothing was lost. Check the disk."
 
 _PHASES = {
     "lead": "deal",

@@ -267,9 +267,10 @@ class Game:
             raise Refused(f"The {tile} is not in this game's double-{self.set_size} set.")
         if tile is engine and self.set_aside:
             raise Refused(f"The {tile} is this round's engine: put it in the hub.")
-        for other, hand in enumerate(m.dealt):
-            if tile in hand:
-                raise Refused(f"The {tile} is already in {self.names[other]}'s hand.")
+        # Hands are hidden (tracked hands are no open hands): a refusal never names
+        # where a tile is, not even the tapping seat's own hand.
+        if any(tile in hand for hand in m.dealt):
+            raise Refused(f"The {tile} has already been dealt.")
         if len(m.dealt[seat]) >= self.hand_size:
             raise Refused(f"{name} already has {self.hand_size} tiles.")
         dealt = tuple((*h, tile) if i == seat else h for i, h in enumerate(m.dealt))
@@ -331,9 +332,10 @@ class Game:
         try:
             return self._after(m, draw, apply(m.state, draw))
         except IllegalMove as refusal:
-            for seat, hand in enumerate(m.state.hands):
-                if hand is not None and draw.tile in hand:
-                    raise Refused(f"The {draw.tile} is in {self.names[seat]}'s hand.") from refusal
+            if any(hand is not None and draw.tile in hand for hand in m.state.hands):
+                # Whose hand holds it stays hidden.
+                raise Refused(f"The {draw.tile} was dealt: tap a tile from the boneyard.") \
+                    from refusal
             raise
 
     def _after(self, m: Moment, action: Action, state: State) -> Moment:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced
+from hardware.probe import add_wait, missing_device
 from hardware.rfid import PROTOCOLS, open_reader
 from hardware.tags import (
     MAX_SEATS,
@@ -43,9 +44,13 @@ def configure_enroll(parser: argparse.ArgumentParser) -> None:
                         help=f"the table's database (default {DEFAULT_DATABASE})")
     parser.add_argument("--removal-ms", type=int, default=300, metavar="MS",
                         help="silence after which a tag counts as lifted (default 300)")
+    add_wait(parser)
 
 
 def run_enroll(args: argparse.Namespace) -> int:
+    if not args.wait and (missing := missing_device(args.pad)):
+        print(f"roundhouse enroll: {missing}", file=sys.stderr)
+        return 2
     try:
         registry = TagRegistry(args.db)
     except TagError as err:

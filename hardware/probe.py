@@ -6,6 +6,9 @@ import argparse
 import datetime as dt
 import queue
 import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
@@ -13,6 +16,8 @@ from hardware.rfid import PROTOCOLS, open_reader
 from hardware.tags import TagError, TagRegistry
 
 PAD = "probe"
+# `--events N` ends even when the taps never come: a script's probe never hangs.
+EVENTS_TIMEOUT_S = 60.0
 
 
 def configure_probe(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +32,25 @@ def configure_probe(parser: argparse.ArgumentParser) -> None:
                         help="silence after which a tag counts as removed (default 300)")
     parser.add_argument("--events", type=int, metavar="N",
                         help="stop after N tags placed or removed (default: at Ctrl-C)")
+    parser.add_argument("--timeout", type=float, metavar="S",
+                        help="with --events: give up after S seconds, status 1 "
+                             f"(default {EVENTS_TIMEOUT_S:g})")
+    add_wait(parser)
+
+
+def add_wait(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wait", action="store_true",
+                        help="wait for a device that is not there yet (a reader about to "
+                             "be plugged in) instead of refusing it")
+
+
+def missing_device(url: str) -> str | None:
+    """Why a local device path cannot be a reader now, or None (URLs are not checked)."""
+    if "://" in url or Path(url).exists():
+        return None
+    link = " (a link to nothing)" if Path(url).is_symlink() else ""
+    return (f"no device {url}{link}: is the reader plugged in? `ls -l /dev/roundhouse/ "
+            "/dev/serial/by-path/` lists the readers udev has named; --wait waits for it")
 
 
 def run_probe(args: argparse.Namespace) -> int:
@@ -43,13 +67,26 @@ def run_probe(args: argparse.Namespace) -> int:
     if args.removal_ms <= 0:
         print("roundhouse probe: --removal-ms must be positive", file=sys.stderr)
         return 2
+    if args.events is not None and args.events <= 0:
+        print("roundhouse probe: --events must be positive", file=sys.stderr)
+        return 2
+    if not args.wait and (missing := missing_device(args.url)):
+        print(f"roundhouse probe: {missing}", file=sys.stderr)
+        return 2
+    timeout = args.timeout if args.timeout is not None else EVENTS_TIMEOUT_S
+    deadline = time.monotonic() + timeout if args.events is not None else None
     events: queue.Queue[Event] = queue.Queue()
     reader = open_reader(PAD, args.url, args.protocol, events, removal_ms=args.removal_ms)
     say(f"probing {args.url} ({args.protocol}); Ctrl-C to stop")
     tags = 0
     bad_frames = 0
+    status = 0
     try:
         while args.events is None or tags < args.events:
+            if deadline is not None and time.monotonic() >= deadline:
+                say(f"only {tags} of {args.events} tag events within {timeout:g} s")
+                status = 1
+                break
             try:
                 event = events.get(timeout=0.25)
             except queue.Empty:
@@ -70,7 +107,7 @@ def run_probe(args: argparse.Namespace) -> int:
         if registry is not None:
             registry.close()
     say(f"{tags} tag events, {bad_frames} bad frames")
-    return 0
+    return status
 
 
 def describe(event: Event, registry: TagRegistry | None) -> str:
@@ -92,3 +129,60 @@ def describe(event: Event, registry: TagRegistry | None) -> str:
 def say(line: str) -> None:
     stamp = dt.datetime.now().strftime("%H:%M:%S.%f")[:-3]
     print(f"{stamp}  {line}", flush=True)
+
+
+@dataclass
+class Heard:
+    """What one reader said while it was listened to with one protocol."""
+
+    protocol: str
+    opened: bool = False  # the port opened (a PN532: and it answered its set-up)
+    uids: list[str] = field(default_factory=list)
+    bad_frames: int = 0
+    offline: str = ""  # the last reason it gave for being offline
+
+    @property
+    def spoke(self) -> bool:
+        """The reader proved it speaks `protocol`: a PN532 answered, a tag was read."""
+        return bool(self.uids) or (self.protocol == "pn532" and self.opened)
+
+
+def listen(url: str, protocol: str, seconds: float, removal_ms: int = 300) -> Heard:
+    """Open the reader with `protocol` for `seconds` and gather what it says."""
+    events: queue.Queue[Event] = queue.Queue()
+    heard = Heard(protocol)
+    reader = open_reader(PAD, url, protocol, events, removal_ms=removal_ms)
+    deadline = time.monotonic() + seconds
+    try:
+        while (left := deadline - time.monotonic()) > 0 and not heard.spoke:
+            try:
+                event = events.get(timeout=min(left, 0.25))
+            except queue.Empty:
+                continue
+            if isinstance(event, ReaderOnline):
+                heard.opened = True
+            elif isinstance(event, ReaderOffline):
+                heard.opened = False
+                heard.offline = event.reason
+            elif isinstance(event, TagPlaced):
+                heard.uids.append(event.uid)
+    finally:
+        heard.bad_frames = reader.bad_frames
+        reader.close()
+    return heard
+
+
+def identify(url: str, expected: str, seconds: float) -> tuple[str | None, list[Heard]]:
+    """Which protocol the reader at `url` speaks, trying `expected` first: the first that
+    it proves (see `Heard.spoke`), or None, with what each try heard."""
+    order: Sequence[str] = [expected, *(p for p in PROTOCOLS if p != expected)]
+    tries = []
+    for protocol in order:
+        heard = listen(url, protocol, seconds)
+        tries.append(heard)
+        if heard.spoke:
+            return protocol, tries
+        if heard.offline and not heard.opened and protocol == expected \
+                and "cannot open" in heard.offline:
+            break  # the port itself cannot be opened: no protocol will do better
+    return None, tries

@@ -39,8 +39,11 @@ def tiles(text: str) -> tuple[Tile, ...]:
     return tuple(Tile.parse(t) for t in text.split())
 
 
-def start(preset: str, hands: list[str], boneyard: str = "", starter: int = 0) -> State:
-    state = new_game(Options.preset(preset), len(hands))
+def start(
+    preset: str | Options, hands: list[str], boneyard: str = "", starter: int = 0
+) -> State:
+    options = Options.preset(preset) if isinstance(preset, str) else preset
+    state = new_game(options, len(hands))
     return apply(state, StartRound(tuple(tiles(h) for h in hands), tiles(boneyard), starter))
 
 
@@ -88,7 +91,8 @@ def test_a_train_first_turn_lays_the_longest_chain_then_passes() -> None:
 
 
 def test_it_plays_rather_than_draws_when_a_tile_fits() -> None:
-    state = start("tournament", ["5-1 9-0", "2-1 6-4"], "7-0")
+    # Without `must_play` (a house rule) it could draw instead.
+    state = start(Options.preset("tournament", must_play=False), ["5-1 9-0", "2-1 6-4"], "7-0")
     assert Draw(0) in legal_actions(state)
     assert GreedyBot().choose(state, random.Random(0)) == Play(0, Tile(9, 0), 0)
 

@@ -275,7 +275,7 @@ def test_a_held_engine_in_no_hand_nor_boneyard_is_already_in_the_hub(tmp_path: P
             "moves": [
                 {"seat": 0, "play": "12-5", "on": 0},
                 {"seat": 0, "pass": True},
-                {"seat": 1, "draw": True},
+                {"seat": 1, "pass": True},
             ],
         }],
     }  # fmt: skip
@@ -283,6 +283,8 @@ def test_a_held_engine_in_no_hand_nor_boneyard_is_already_in_the_hub(tmp_path: P
     assert out["error"] is None
     assert out["engine"] == "12-12"
     assert out["trains"]["0"]["tiles"] == ["12-5"]
-    assert out["trains"]["1"]["open"] is True  # drew the 11-4, could not start its train
+    # Seat 1 cannot start its train: under classic it puts its marker up without drawing.
+    assert out["trains"]["1"]["open"] is True
     assert out["turn"] == 2
-    assert out["hands"]["1"] == ["9-9", "4-1", "11-4"]
+    assert out["hands"]["1"] == ["9-9", "4-1"]
+    assert out["boneyard"] == 2

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from firmware_py.rules.errors import BadAction, RulesError
-from firmware_py.rules.tiles import Tile
+from firmware_py.rules.errors import BadAction, RulesError, quoted
+from firmware_py.rules.tiles import Tile, digits_hint, is_number
 
 MEXICAN = "mexican"
 TrainId = int | str
@@ -90,24 +89,22 @@ def action_to_json(action: Action) -> dict[str, Any]:
 def _int(obj: Mapping[str, Any], key: str, what: str) -> int:
     value = obj.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise BadAction(f'"{key}" must be {what}, got {value!r}')
+        raise BadAction(f'"{key}" must be {what}, got {quoted(value)}')
     return value
 
 
 def parse_tile(value: Any, key: str) -> Tile:
     """A tile from JSON text, with the key it came from in the error."""
     if not isinstance(value, str):
-        raise BadAction(f'"{key}" must be a tile like "5-3", got {_show(value)}')
+        raise BadAction(f'"{key}" must be a tile like "5-3", got {quoted(value)}')
     try:
         return Tile.parse(value)
     except RulesError as e:
-        if value.strip().replace("-", "").isdigit() and value.count("-") == 1:
+        if value.count("-") == 1 and all(is_number(p) for p in value.strip().split("-")):
             raise BadAction(f'"{key}": {e}') from None
-        raise BadAction(f'"{key}" must be a tile like "5-3", got "{value}"') from None
-
-
-def _show(value: Any) -> str:
-    return json.dumps(value)
+        raise BadAction(
+            f'"{key}" must be a tile like "5-3"{digits_hint(value)}, got {quoted(value)}'
+        ) from None
 
 
 def _train(value: Any) -> TrainId:
@@ -115,20 +112,20 @@ def _train(value: Any) -> TrainId:
         return MEXICAN
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
-    raise BadAction(f'"on" must be a seat number or "mexican", got {_show(value)}')
+    raise BadAction(f'"on" must be a seat number or "mexican", got {quoted(value)}')
 
 
 def _start_round(body: Any) -> StartRound:
     if not isinstance(body, Mapping):
-        raise BadAction(f'"start_round" must be an object, got {_show(body)}')
+        raise BadAction(f'"start_round" must be an object, got {quoted(body)}')
     unknown = set(body) - {"hands", "boneyard", "starter", "engine"}
     if unknown:
-        raise BadAction(f'"start_round" has unknown key "{sorted(unknown)[0]}"')
+        raise BadAction(f'"start_round" has unknown key {quoted(sorted(unknown)[0])}')
     hands: tuple[HandSpec, ...] | None = None
     raw = body.get("hands")
     if raw is not None:
         if not isinstance(raw, list):
-            raise BadAction(f'"hands" must be a list, got {_show(raw)}')
+            raise BadAction(f'"hands" must be a list, got {quoted(raw)}')
         specs: list[HandSpec] = []
         for i, h in enumerate(raw):
             if h is None or (isinstance(h, int) and not isinstance(h, bool) and h >= 0):
@@ -141,7 +138,7 @@ def _start_round(body: Any) -> StartRound:
     boneyard = body.get("boneyard")
     if boneyard is not None:
         if not isinstance(boneyard, list):
-            raise BadAction(f'"boneyard" must be a list of tiles, got {_show(boneyard)}')
+            raise BadAction(f'"boneyard" must be a list of tiles, got {quoted(boneyard)}')
         boneyard = tuple(parse_tile(t, "boneyard") for t in boneyard)
     starter = None if body.get("starter") is None else _int(body, "starter", "a seat number")
     engine = None if body.get("engine") is None else parse_tile(body["engine"], "engine")
@@ -154,7 +151,7 @@ _KINDS = ("play", "draw", "pass", "reveal")
 def action_from_json(obj: Any) -> Action:
     """An action from its game-record form; `BadAction` says what is wrong."""
     if not isinstance(obj, Mapping):
-        raise BadAction(f"a move must be an object, got {_show(obj)}")
+        raise BadAction(f"a move must be an object, got {quoted(obj)}")
     if "start_round" in obj:
         return _start_round(obj["start_round"])
     kinds = [k for k in _KINDS if k in obj]
@@ -164,7 +161,7 @@ def action_from_json(obj: Any) -> Action:
     allowed = {"seat", kind} | ({"on", "branch"} if kind == "play" else set())
     unknown = set(obj) - allowed
     if unknown:
-        raise BadAction(f'a "{kind}" move has unknown key "{sorted(unknown)[0]}"')
+        raise BadAction(f'a "{kind}" move has unknown key {quoted(sorted(unknown)[0])}')
     seat = _int(obj, "seat", "a seat number")
     value = obj[kind]
     if kind == "play":
@@ -179,11 +176,11 @@ def action_from_json(obj: Any) -> Action:
             return Draw(seat)
         if isinstance(value, str):
             return Draw(seat, parse_tile(value, "draw"))
-        raise BadAction(f'"draw" must be true or a tile like "5-3", got {_show(value)}')
+        raise BadAction(f'"draw" must be true or a tile like "5-3", got {quoted(value)}')
     if kind == "pass":
         if value is not True:
-            raise BadAction(f'"pass" must be true, got {_show(value)}')
+            raise BadAction(f'"pass" must be true, got {quoted(value)}')
         return Pass(seat)
     if not isinstance(value, list):
-        raise BadAction(f'"reveal" must be a list of tiles, got {_show(value)}')
+        raise BadAction(f'"reveal" must be a list of tiles, got {quoted(value)}')
     return Reveal(seat, tuple(parse_tile(t, "reveal") for t in value))

@@ -308,7 +308,24 @@ def draw_refusal(s: State, plays: bool) -> str | None:
             return "You have already drawn this turn."
     elif known and o.must_play and plays:
         return "You can play the {tile}, so you may not draw."
+    elif no_first_turn_draw(s):
+        return "A seat that cannot start its train on its first turn does not draw: press PASS."
     return None
+
+
+def no_first_turn_draw(s: State) -> bool:
+    """Whether the seat to act is on a `train` first turn that may not draw to start its
+    train (`first_turn_draw` off: 002 "they do not draw from the boneyard"; 003). A
+    carried double is still owed a draw (rule 9 of the core)."""
+    seat = s.turn
+    assert seat is not None
+    return (
+        not s.options.first_turn_draw
+        and train_first_turn(s, seat)
+        and not s._laid
+        and not s._draws
+        and carried_double(s) is None
+    )
 
 
 def pass_refusal(s: State, plays: bool) -> str | None:
@@ -321,14 +338,18 @@ def pass_refusal(s: State, plays: bool) -> str | None:
         return None
     known = s._drawn is not None or s._hands is not None
     if known and plays:
-        if s._drawn is not None and o.drawn_tile == "must_play":
-            return "You must play the {drawn} you drew."
-        if o.must_play:
+        # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
+        if s._drawn is not None:
+            if o.drawn_tile == "must_play":
+                return "You must play the {drawn} you drew."
+        elif o.must_play:
             return "You can play the {tile}, so you must play."
-    if s._bcount and not s._draws:
+    if not s._bcount or no_first_turn_draw(s):
+        return None
+    if not s._draws:
         if s._owe:
             return "Follow your double: play a tile or draw."
         return "Draw a tile before passing."
-    if known and not plays and o.draw == "until_playable" and s._bcount:
+    if known and not plays and o.draw == "until_playable":
         return "Keep drawing until you can play."
     return None

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_py.rules.errors import BadDeal, BadOptions
-from firmware_py.rules.tiles import SET_SIZES
+from firmware_py.rules.errors import BadDeal, BadOptions, quoted
+from firmware_py.rules.tiles import SET_SIZES, is_number
 
 # (players, set, tiles per hand); for one player count the first row is the default set.
 DealRow = tuple[int, int, int]
@@ -28,6 +28,7 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 }
 _BOOLS = (
     "first_turn_elsewhere",
+    "first_turn_draw",
     "first_turn_out_waits",
     "open_double_blocks",
     "dead_double_releases",
@@ -52,6 +53,7 @@ class Options:
     engine: str = "holder"
     starter: str = "chosen"
     first_turn: str = "train"
+    first_turn_draw: bool = True
     first_turn_elsewhere: bool = False
     first_turn_out_waits: bool = False
     double_follow: str = "anywhere"
@@ -62,9 +64,10 @@ class Options:
     chicken_foot: bool = False
     draw: str = "one"
     drawn_tile: str = "may_play"
-    must_play: bool = False
-    last_double_ends_round: bool = False
+    must_play: bool = True
+    last_double_ends_round: bool = True
     double_blank: int = 0
+    hand_size: int | None = None
     tie_break: tuple[str, ...] = ()
     one_tile_alert: bool = False
     name: str = "custom"
@@ -74,20 +77,21 @@ class Options:
             if getattr(self, key) not in values:
                 raise BadOptions(_expected(key, getattr(self, key), values))
         for key in _BOOLS:
-            if not isinstance(getattr(self, key), bool):
-                raise BadOptions(f"option {key} takes true or false, got {getattr(self, key)!r}")
-        for key in ("rounds", "doubles_per_turn"):
+            value = getattr(self, key)
+            if not isinstance(value, bool):
+                raise BadOptions(f"option {key} takes true or false, got {quoted(value)}")
+        for key in ("rounds", "doubles_per_turn", "hand_size"):
             value = getattr(self, key)
             if value is not None and (
                 not isinstance(value, int) or isinstance(value, bool) or value < 1
             ):
-                raise BadOptions(f"option {key} takes a whole number from 1, got {value!r}")
+                raise BadOptions(f"option {key} takes a whole number from 1, got {quoted(value)}")
         if not isinstance(self.tie_break, tuple) or any(
             t not in TIE_BREAKS for t in self.tie_break
         ):
             got = list(self.tie_break) if isinstance(self.tie_break, tuple) else self.tie_break
             raise BadOptions(
-                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {got!r}"
+                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {quoted(got)}"
             )
         for row in self.deal:
             if (
@@ -99,18 +103,19 @@ class Options:
             ):
                 raise BadOptions(
                     "option deal takes rows of players -> [set, tiles per hand] "
-                    f"with sets {', '.join(map(str, SET_SIZES))}, got {list(row)}"
+                    f"with sets {', '.join(map(str, SET_SIZES))}, got {quoted(list(row))}"
                 )
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> Options:
         """A preset, or a house rule: a preset plus overrides."""
         if name not in PRESETS:
-            raise BadOptions(f'unknown preset "{name}"; presets are {", ".join(PRESETS)}')
+            raise BadOptions(f'unknown preset {quoted(name)}; presets are {", ".join(PRESETS)}')
         unknown = set(overrides) - set(OPTION_NAMES)
         if unknown:
             raise BadOptions(
-                f'unknown option "{sorted(unknown)[0]}"; options are {", ".join(OPTION_NAMES)}'
+                f"unknown option {quoted(sorted(unknown)[0])}; "
+                f"options are {', '.join(OPTION_NAMES)}"
             )
         return dataclasses.replace(PRESETS[name], **overrides)
 
@@ -121,14 +126,14 @@ class Options:
             return Options.preset(obj)
         if not isinstance(obj, Mapping) or not isinstance(obj.get("preset"), str):
             raise BadOptions(
-                f'expected a preset name or {{"preset": NAME, OPTION: VALUE}}, got {obj!r}'
+                f'expected a preset name or {{"preset": NAME, OPTION: VALUE}}, got {quoted(obj)}'
             )
         overrides = {k: v for k, v in obj.items() if k != "preset"}
         if "tie_break" in overrides:
             if not isinstance(overrides["tie_break"], list):
                 raise BadOptions(
                     f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, "
-                    f"got {overrides['tie_break']!r}"
+                    f"got {quoted(overrides['tie_break'])}"
                 )
             overrides["tie_break"] = tuple(overrides["tie_break"])
         if "deal" in overrides:
@@ -153,21 +158,44 @@ class Options:
                 out[key] = value
         return out
 
+    def set_for(self, players: int) -> int:
+        """The set a game of this many players uses: `set`, else the deal table's default
+        set for that count. A position (every hand written out) needs nothing more; the
+        deal table's hand size is consulted only when the engine deals (`deal_for`)."""
+        set_size = self.set
+        if set_size is None:
+            rows = [r for r in self.deal if r[0] == players]
+            if not rows:
+                raise BadDeal(self._supported(players) + _NO_SET_HINT)
+            set_size = rows[0][1]
+        self.check_rounds(set_size)
+        return set_size
+
+    def check_rounds(self, set_size: int) -> None:
+        """`BadOptions` if `rounds` asks for more rounds than a double-`set_size` set has."""
+        if self.rounds is not None and self.rounds > set_size + 1:
+            raise BadOptions(
+                f"option rounds: a double-{set_size} set has {set_size + 1} rounds at most, "
+                f"not {self.rounds}"
+            )
+
     def deal_for(self, players: int) -> tuple[int, int]:
-        """(set, tiles per hand) for this many players; `BadDeal` says what is supported."""
+        """(set, tiles per hand) the engine deals for this many players; `BadDeal` says
+        what is supported. `hand_size` overrides the table's count; with `set` too, any
+        player count 2-14 whose deal leaves a boneyard is dealt (RULES.md section 4)."""
         rows = [r for r in self.deal if r[0] == players]
         if self.set is not None:
             rows = [r for r in rows if r[1] == self.set]
-        if not rows:
+        if rows:
+            _, set_size, hand = rows[0]
+        elif self.set is not None and self.hand_size is not None and 2 <= players <= 14:
+            set_size, hand = self.set, self.hand_size
+        else:
             raise BadDeal(self._supported(players))
-        _, set_size, hand = rows[0]
-        if self.rounds is not None and self.rounds > set_size + 1:
-            raise BadDeal(
-                f"a double-{set_size} set has {set_size + 1} rounds at most, not {self.rounds}"
-            )
-        tiles = (set_size + 1) * (set_size + 2) // 2
-        boneyard = tiles - players * hand - (1 if self.engine == "set_aside" else 0)
-        if boneyard < 1:
+        if self.hand_size is not None:
+            hand = self.hand_size
+        self.check_rounds(set_size)
+        if _boneyard(players, set_size, hand, self.engine) < 1:
             raise BadDeal(
                 f"{players} hands of {hand} from a double-{set_size} set leave no boneyard; "
                 + self._supported(None)
@@ -177,7 +205,9 @@ class Options:
     def _supported(self, players: int | None) -> str:
         groups: dict[tuple[int, int], list[int]] = {}
         for p, s, h in self.deal:
-            if self.set is None or s == self.set:
+            if self.hand_size is not None:
+                h = self.hand_size
+            if (self.set is None or s == self.set) and _boneyard(p, s, h, self.engine) > 0:
                 groups.setdefault((s, h), []).append(p)
         listing = "; ".join(
             f"{_span(ps)} players: double-{s}, {h} tiles" for (s, h), ps in groups.items()
@@ -186,6 +216,15 @@ class Options:
         count = f"{players} player" + ("" if players == 1 else "s")
         head = f"{what} do not deal for {count}. " if players is not None else ""
         return f"{head}Supported: {listing or 'nothing'}."
+
+
+_NO_SET_HINT = " A position (every hand written out) needs only a set: give the option set."
+
+
+def _boneyard(players: int, set_size: int, hand: int, engine: str) -> int:
+    """The tiles a deal of `players` hands of `hand` leaves face down."""
+    tiles = (set_size + 1) * (set_size + 2) // 2
+    return tiles - players * hand - (1 if engine == "set_aside" else 0)
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(
@@ -206,7 +245,7 @@ def _span(players: list[int]) -> str:
 
 def _expected(key: str, value: Any, values: tuple[Any, ...]) -> str:
     shown = ", ".join("none" if v is None else str(v) for v in values)
-    return f"option {key} takes {shown}, got {value!r}"
+    return f"option {key} takes {shown}, got {quoted(value)}"
 
 
 def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
@@ -223,12 +262,12 @@ def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
         )
         for choice in choices:
             if (
-                not str(key).isdigit()
+                not is_number(str(key))
                 or not isinstance(choice, list)
                 or len(choice) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in choice)
             ):
-                raise BadOptions(f"{usage}, got {key!r}: {value!r}")
+                raise BadOptions(f"{usage}, got {quoted(key)}: {quoted(value)}")
             rows.append((int(key), choice[0], choice[1]))
     replaced = {r[0] for r in rows}
     return tuple(rows) + tuple(r for r in PRESETS[preset].deal if r[0] not in replaced)
@@ -258,11 +297,14 @@ PRESETS: Mapping[str, Options] = {
         + _rows(range(2, 4), 6, 7),
         engine="holder",
         first_turn="train",
+        # 002: a seat that cannot start "does not draw from the boneyard".
+        first_turn_draw=False,
         first_turn_elsewhere=False,
         first_turn_out_waits=True,
         double_follow="anywhere",
         drawn_tile="may_play",
         must_play=True,
+        last_double_ends_round=True,
         double_blank=50,
         tie_break=("zero_rounds", "lowest_round"),
     ),
@@ -277,9 +319,13 @@ PRESETS: Mapping[str, Options] = {
         engine="set_aside",
         starter="chosen",
         first_turn="train",
+        # 000: "players unable to start their train must draw".
+        first_turn_draw=True,
         first_turn_elsewhere=False,
         double_follow="anywhere",
         drawn_tile="may_play",
+        must_play=True,
+        last_double_ends_round=True,
         double_blank=0,
     ),
     # Seed 001.
@@ -305,7 +351,12 @@ PRESETS: Mapping[str, Options] = {
         + _rows(range(9, 11), 12, 8),
         engine="holder",
         first_turn="train",
+        # 003: a player "is forced to stop when he cannot lay on his own train".
+        first_turn_draw=False,
         double_follow="anywhere",
+        drawn_tile="may_play",
+        must_play=True,
+        last_double_ends_round=True,
         double_blank=0,
     ),
     # Seed 004; for 9-12 players it names double-15 or -18 but no count: 002's counts.

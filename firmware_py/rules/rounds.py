@@ -16,8 +16,12 @@ def _rounds_in_game(options: Options, set_size: int) -> int:
 
 
 def new_game(options: Options, players: int) -> State:
-    """A game before its first round; `BadDeal` if the options cannot deal for `players`."""
-    set_size, _ = options.deal_for(players)
+    """A game before its first round; `BadDeal` if the options name no set for `players`.
+
+    Only the set is needed here: the deal table's hand size is asked for when a round is
+    dealt by the engine (open hands without counts, `deal`), not for a written-out position.
+    """
+    set_size = options.set_for(players)
     s = State.__new__(State)
     s.options = options
     s.players = players
@@ -265,11 +269,14 @@ def _deal_open(
     starter: int,
 ) -> None:
     o = n.options
-    set_size, size = o.deal_for(n.players)
+    set_size = n._set_size
+    specs = hands or (None,) * n.players
+    # Counts written out describe a position; a missing one is the deal table's size.
+    size = o.deal_for(n.players)[1] if any(h is None for h in specs) else 0
     if boneyard is not None:
         raise BadAction("open hands (counts) take no boneyard list: give null")
     counts: list[int] = []
-    for i, h in enumerate(hands or (None,) * n.players):
+    for i, h in enumerate(specs):
         c = size if h is None else h
         if not isinstance(c, int) or isinstance(c, bool) or c < 0:
             raise BadAction(f"hands[{i}] must be a list of tiles or a count, got {c!r}")

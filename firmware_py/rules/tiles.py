@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_py.rules.errors import BadTile
+from firmware_py.rules.errors import BadTile, quoted
 
 MAX_PIPS = 18
 SET_SIZES = (6, 9, 12, 15, 18)
@@ -46,10 +46,12 @@ class Tile:
     def parse(text: str) -> Tile:
         """`"5-3"` or `"3-5"` -> the 5-3 tile; anything else raises `BadTile`."""
         if not isinstance(text, str):
-            raise BadTile(f'a tile is written like "5-3", got {text!r}')
+            raise BadTile(f'a tile is written like "5-3", got {quoted(text)}')
         parts = text.strip().split("-")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise BadTile(f'a tile is written like "5-3", got "{text}"')
+        if len(parts) != 2 or not all(is_number(p) for p in parts):
+            raise BadTile(f'a tile is written like "5-3"{digits_hint(text)}, got {quoted(text)}')
+        if any(len(p) > 3 for p in parts):
+            raise BadTile(f"{quoted(text)} is not a domino: pips run from 0 to {MAX_PIPS}.")
         return Tile(int(parts[0]), int(parts[1]))
 
     def other(self, n: int) -> int:
@@ -77,6 +79,16 @@ class Tile:
 
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"
+
+
+def is_number(text: str) -> bool:
+    """Plain ASCII digits: `str.isdigit` also takes "١٢" (read as 12) and "²"."""
+    return text.isascii() and text.isdigit()
+
+
+def digits_hint(text: str) -> str:
+    """What to add to a refusal of a tile written in other digits than 0-9 ("١٢-٣", "²-1")."""
+    return " with the digits 0-9" if any(not c.isascii() and c.isdigit() for c in text) else ""
 
 
 _ALL: list[Tile] = [Tile._make(hi, lo) for hi in range(MAX_PIPS + 1) for lo in range(hi + 1)]

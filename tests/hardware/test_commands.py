@@ -94,7 +94,8 @@ def test_probe_prints_each_event_and_what_the_tag_is(cable, db):
 
 def test_probe_reports_a_reader_that_is_not_there(cable, tmp_path):
     cable.unplug()
-    args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1"])
+    args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1",
+                                   "--wait"])
     with watching() as screen:
         thread, result = in_thread(run_probe, args)
         screen.wait_for(f"offline  cannot open {cable.path}")
@@ -103,6 +104,49 @@ def test_probe_reports_a_reader_that_is_not_there(cable, tmp_path):
         FakeLines(cable).tap("04A22B3C")
         thread.join(10)
     assert result == [0]
+
+
+def test_probe_and_enroll_refuse_a_device_that_is_not_there(tmp_path, capsys):
+    absent = str(tmp_path / "pad-3")
+    assert run_probe(parse(configure_probe, [absent, "--protocol", "rdm6300"])) == 2
+    err = capsys.readouterr().err
+    assert f"roundhouse probe: no device {absent}: is the reader plugged in?" in err
+    assert "--wait waits for it" in err
+    (tmp_path / "pad-4").symlink_to(tmp_path / "ttyUSB9")
+    args = parse(configure_enroll, ["--pad", str(tmp_path / "pad-4"), "--protocol", "lines",
+                                    "--db", str(tmp_path / "t.db")])
+    assert run_enroll(args) == 2
+    assert f"no device {tmp_path / 'pad-4'} (a link to nothing)" in capsys.readouterr().err
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_enroll_waits_for_a_reader_plugged_in_later_with_wait(cable, tmp_path):
+    cable.unplug()
+    args = parse(configure_enroll, ["--pad", str(cable.path), "--protocol", "lines",
+                                    "--set", "6", "--seats", "1", "--db",
+                                    str(tmp_path / "t.db"), "--wait"])
+    with watching() as screen:
+        thread, result = in_thread(run_enroll, args)
+        screen.wait_for("tap 6-6")
+        cable.plug()
+        screen.wait_for("reader online")
+        fake = FakeLines(cable)
+        for number in range(len(set_plan(6, 1))):
+            fake.tap(f"04{number:012X}")
+        thread.join(10)
+    assert result == [0]
+    assert "04000000000000 is 6-6" in screen.getvalue()
+
+
+def test_probe_with_events_ends_even_when_no_tag_comes(capsys):
+    args = parse(configure_probe, ["loop://", "--protocol", "lines", "--events", "2",
+                                   "--timeout", "0.5"])
+    with watching() as screen:
+        assert run_probe(args) == 1
+    assert "only 0 of 2 tag events within 0.5 s" in screen.getvalue()
+    assert run_probe(parse(configure_probe, ["loop://", "--protocol", "lines",
+                                             "--events", "0"])) == 2
+    assert "--events must be positive" in capsys.readouterr().err
 
 
 def test_probe_refuses_a_missing_database(tmp_path, capsys):

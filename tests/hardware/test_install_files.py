@@ -22,12 +22,12 @@ def test_the_wiring_guide_shows_the_default_pin_map():
 
 
 def test_the_udev_rules_name_every_pad_by_a_port_of_its_own():
-    text = (HARDWARE / "udev" / "99-roundhouse-readers.rules").read_text()
-    pads = dict(re.findall(r'KERNELS=="([^"]+)", SYMLINK\+="roundhouse/pad-(\w+)"', text))
-    assert sorted(pads.values()) == sorted([*map(str, range(8)), "mexican"])
-    assert len(pads) == 9  # nine distinct ports
-    assert 'GROUP="dialout"' in text
-    assert text.count('LABEL="roundhouse_end"') == 1
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            assert re.fullmatch(r'(\w+(\{\w+\})?(==|!=|\+=|=)"[^"]*"(, )?)+', line), line
+    readers = (HARDWARE / "udev" / "99-roundhouse-readers.rules").read_text()
+    assert 'GROUP="dialout"' in readers
+    assert readers.count('LABEL="roundhouse_end"') == 1
+    for board in ("pi4", "pi5"):
+        text = (HARDWARE / "udev" / f"pads-{board}.rules").read_text()
+        pads = dict(re.findall(r'ENV\{ID_PATH\}=="([^"]+)", SYMLINK\+="roundhouse/pad-(\w+)"',
+                               text))
+        assert sorted(pads.values()) == sorted([*map(str, range(8)), "mexican"])
+        assert len(pads) == 9  # nine distinct ports

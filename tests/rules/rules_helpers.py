@@ -25,8 +25,15 @@ def tiles(text: str) -> tuple[Tile, ...]:
 
 def house(**overrides: Any) -> Options:
     """Plain turns from the first one: tournament (2-3 players: double-9, 9-9 set aside,
-    double follow anywhere) with single first turns that may go anywhere."""
-    chosen: dict[str, Any] = {"first_turn": "single", "first_turn_elsewhere": True}
+    double follow anywhere) with single first turns that may go anywhere, and the house
+    rules that let a seat draw while it could play and owe the follow-up of a last double
+    (`must_play` and `last_double_ends_round` off), so that one test can show each."""
+    chosen: dict[str, Any] = {
+        "first_turn": "single",
+        "first_turn_elsewhere": True,
+        "must_play": False,
+        "last_double_ends_round": False,
+    }
     return Options.preset("tournament", **(chosen | overrides))
 
 

@@ -250,3 +250,76 @@ def test_any_value_in_any_place_is_accepted_or_named(place, value):
     except ConfigError as err:
         assert err.problems
         assert all(p.startswith("table.toml: ") for p in err.problems)
+
+
+# --- what `run` could not use, refused before it starts ----------------------------------
+
+
+def test_a_socket_path_longer_than_a_unix_socket_takes_is_refused(tmp_path):
+    import socket
+
+    folder = tmp_path / ("d" * 60) / ("e" * 60)
+    folder.mkdir(parents=True)
+    long_path = folder / "view.sock"
+    # The limit is the kernel's: binding this very path fails.
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock, pytest.raises(OSError):
+        sock.bind(str(long_path))
+    path = write(tmp_path, SEATS + f'[service]\nsocket = "{long_path}"\n')
+    size = len(str(long_path).encode())
+    assert problems(path) == [
+        f"{path}: service.socket: expected a path of at most 107 bytes (the limit of a "
+        f"Unix socket), got {size} bytes: {long_path}"]
+
+
+def test_a_socket_path_of_exactly_107_bytes_is_taken(tmp_path):
+    import socket
+
+    base = str(tmp_path / "s")
+    long_path = base + "x" * (107 - len(base.encode()))
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.bind(long_path)  # the kernel takes it
+    Path(long_path).unlink()
+    path = write(tmp_path, SEATS + f'[service]\nsocket = "{long_path}"\n')
+    assert str(load_config(path).socket) == long_path
+
+
+def test_a_database_path_that_is_a_folder_or_a_device_is_refused(tmp_path):
+    (tmp_path / "games").mkdir()
+    path = write(tmp_path, SEATS + '[service]\ndatabase = "games"\n')
+    assert problems(path) == [
+        f"{path}: service.database: expected a database file, got the folder "
+        f"{tmp_path / 'games'}"]
+    path = write(tmp_path, SEATS + '[service]\ndatabase = "/dev/null"\n')
+    assert problems(path) == [
+        f"{path}: service.database: expected a database file, got the device /dev/null"]
+
+
+def test_one_serial_port_named_under_two_spellings_is_refused(tmp_path):
+    device = tmp_path / "ttyUSB0"
+    device.touch()
+    (tmp_path / "by-id").mkdir()
+    link = tmp_path / "by-id" / "usb-rdm6300-if00-port0"
+    link.symlink_to(device)
+    readers = READERS.replace("/dev/roundhouse/pad-0", str(link)).replace(
+        "/dev/roundhouse/pad-2", str(tmp_path / "by-id" / ".." / "ttyUSB0"))
+    path = write(tmp_path, SEATS + readers)
+    assert problems(path) == [
+        f'{path}: readers[2].url: expected a port no other reader uses, got '
+        f'"{tmp_path}/by-id/../ttyUSB0" (also readers[0]: both are {device})']
+
+
+def test_an_unknown_url_scheme_is_refused(tmp_path):
+    path = write(tmp_path, SEATS + READERS.replace("/dev/roundhouse/pad-1",
+                                                   "sockets://192.168.1.20:4000"))
+    [problem] = problems(path)
+    assert problem.startswith(f"{path}: readers[1].url: expected a serial device or a URL "
+                              "starting ")
+    assert "loop://" in problem and "socket://" in problem and "rfc2217://" in problem
+    assert problem.endswith('got "sockets://192.168.1.20:4000"')
+    # Every scheme the message offers is one pyserial opens.
+    import serial
+
+    for scheme in ("loop", "socket", "rfc2217", "spy"):
+        assert f"{scheme}://" in problem
+    with pytest.raises(ValueError):
+        serial.serial_for_url("sockets://192.168.1.20:4000", do_not_open=True)

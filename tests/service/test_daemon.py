@@ -232,8 +232,8 @@ class NotifyListener:
 def sim_config(tmp_path: Path, **changes):
     from firmware_py.config import example_config, load_config
 
-    return dataclasses.replace(load_config(example_config("sim")), database=tmp_path / "t.db",
-                               socket=tmp_path / "view.sock", **changes)
+    paths = {"database": tmp_path / "t.db", "socket": tmp_path / "view.sock"}
+    return dataclasses.replace(load_config(example_config("sim")), **{**paths, **changes})
 
 
 def joined(view: dict) -> list[bool]:

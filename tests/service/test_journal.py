@@ -1,11 +1,19 @@
 """The journal keeps every entry across restarts and never eats a database it does not know."""
 
+import json
 import sqlite3
 
 import pytest
+from disks import tiny_disk
 
 from firmware_py.cli import main
-from firmware_py.journal import APPLICATION_ID, SCHEMA_VERSION, Journal, JournalError
+from firmware_py.journal import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    Journal,
+    JournalError,
+    JournalUnwritable,
+)
 
 META = {"players": ["Ana", "Bo", "Cy"], "preset": "classic", "rules": "classic",
         "hand_mode": "open"}
@@ -247,18 +255,116 @@ def test_an_exported_game_replays_to_the_journaled_final_state(tmp_path, capsys)
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(state_to_json(final)))
 
 
-def test_a_full_disk_is_a_journal_error_and_nothing_half_written(db):
-    journal = Journal(db)
-    game = journal.begin_game(META)
-    journal.append(game, {"n": 1})
-    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
-    journal._db.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full
-    with pytest.raises(JournalError, match="cannot write the journal: database or disk is full"):
-        journal.append(game, {"n": 2, "padding": "x" * 100_000})
-    journal._db.execute("PRAGMA max_page_count = 1000000")  # room again
-    assert journal.append(game, {"n": 2}) == 2
-    assert journal.entries(game) == [{"n": 1}, {"n": 2}]
-    journal.close()
+def test_a_full_disk_refuses_a_write_whole_and_takes_the_next_once_freed(tmp_path):
+    with tiny_disk(tmp_path / "disk") as disk:
+        db = disk.path / "roundhouse.db"
+        journal = Journal(db)
+        game = journal.begin_game(META)
+        journal.append(game, {"n": 1})
+        disk.fill()
+        with pytest.raises(JournalUnwritable, match="its disk is full: free some space") as info:
+            journal.append(game, {"n": 2, "padding": "x" * 100_000})
+        assert info.value.full
+        assert "damaged" not in str(info.value).replace("is not damaged", "")
+        # Entry and result go together or not at all.
+        with pytest.raises(JournalUnwritable):
+            journal.append(game, {"n": 2, "padding": "y" * 100_000},
+                           finish={"ranking": [0], "winner": "Ana"})
+        assert journal.entries(game) == [{"n": 1}]
+        assert journal.games()[0].finished is None
+        disk.free()
+        assert journal.append(game, {"n": 2}) == 2
+        assert journal.entries(game) == [{"n": 1}, {"n": 2}]
+        journal.close()
+
+
+def test_a_healthy_journal_on_a_full_disk_is_not_called_damaged(tmp_path):
+    with tiny_disk(tmp_path / "disk") as disk:
+        db = disk.path / "roundhouse.db"
+        journal = Journal(db)
+        journal.append(journal.begin_game(META), {"n": 1})
+        journal.close()
+        disk.fill()
+        for move_aside in (False, True):
+            with pytest.raises(JournalUnwritable) as info:
+                Journal(db, move_aside=move_aside)
+            assert "--move-aside" not in str(info.value)
+            assert "its disk is full: free some space" in str(info.value)
+        assert sorted(p.name for p in disk.path.iterdir() if "broken" in p.name) == []
+        disk.free()
+        journal = Journal(db)
+        assert journal.entries(1) == [{"n": 1}]
+        journal.close()
+
+
+def test_games_and_export_read_a_journal_on_a_full_disk(tmp_path, capsys):
+    with tiny_disk(tmp_path / "disk") as disk:
+        db = disk.path / "roundhouse.db"
+        journal = Journal(db)
+        game = journal.begin_game({**META, "players": ["Ana", "Bo"], "seats": [0, 1]})
+        journal.close()
+        disk.fill()
+        assert main(["games", "--db", str(db)]) == 0
+        out = capsys.readouterr().out
+        assert "Ana, Bo" in out and "(playing)" in out
+        assert main(["export", str(game), "--db", str(db), "-o", str(tmp_path / "g.json")]) == 0
+        assert json.loads((tmp_path / "g.json").read_text())["players"] == ["Ana", "Bo"]
+
+
+def test_games_reads_the_log_an_unclean_stop_left_on_a_full_disk(tmp_path, capsys):
+    import os
+    import signal
+
+    with tiny_disk(tmp_path / "disk") as disk:
+        db = disk.path / "roundhouse.db"
+        pid = os.fork()
+        if pid == 0:  # a service killed with its last entries only in the log
+            journal = Journal(db)
+            journal.append(journal.begin_game(META), {"n": 1})
+            os.kill(os.getpid(), signal.SIGKILL)
+        os.waitpid(pid, 0)
+        assert (disk.path / "roundhouse.db-wal").stat().st_size > 0
+        (disk.path / "roundhouse.db-shm").unlink()
+        disk.fill()
+        assert main(["games", "--db", str(db)]) == 0
+        assert "Ana, Bo, Cy" in capsys.readouterr().out
+
+
+def test_a_journal_on_a_read_only_disk_is_not_called_damaged(tmp_path):
+    with tiny_disk(tmp_path / "disk") as disk:
+        db = disk.path / "roundhouse.db"
+        Journal(db).close()
+        disk.remount("ro")
+        with pytest.raises(JournalUnwritable, match="takes no writes") as info:
+            Journal(db, move_aside=True)
+        assert "--move-aside" not in str(info.value)
+        assert not list(disk.path.glob("*.broken-*"))
+
+
+def test_a_journal_on_a_read_only_disk_is_read_and_writes_again_once_writable(tmp_path):
+    import os
+    import signal
+
+    with tiny_disk(tmp_path / "disk") as disk:
+        db = disk.path / "roundhouse.db"
+        pid = os.fork()
+        if pid == 0:  # the service killed; its file system then turned read-only
+            journal = Journal(db)
+            journal.begin_game(META)
+            os.kill(os.getpid(), signal.SIGKILL)
+        os.waitpid(pid, 0)
+        game = 1
+        disk.remount("ro")
+        journal = Journal(db)
+        assert journal.open_game()[0] == game
+        with pytest.raises(JournalUnwritable, match="takes no writes") as info:
+            journal.append(game, {"n": 1})
+        assert not info.value.full
+        with pytest.raises(JournalUnwritable):
+            journal.append(game, {"n": 1})
+        disk.remount("rw")
+        assert journal.append(game, {"n": 1}) == 1
+        journal.close()
 
 
 def test_a_database_locked_by_another_process_is_in_use_not_damaged(db, monkeypatch):

@@ -133,7 +133,7 @@ def test_the_undo_card_walks_a_tracked_game_back_into_the_deal(rig_factory):
     assert view["boneyard"] == 91 - 1 - 46
     # The tiles undone are tapped again; a tile still dealt is not.
     assert rig.tap(3, str(HANDS[2][0]))["rejection"]["text"] == (
-        f"The {HANDS[2][0]} is already in Cy's hand."
+        f"The {HANDS[2][0]} has already been dealt."
     )
     rig.tap(3, str(HANDS[3][-2]))
     view = rig.tap(3, str(HANDS[3][-1]))

@@ -22,7 +22,7 @@ def test_the_deal_counts_the_tiles_each_seat_taps_on_its_own_pad(rig_factory):
     assert view["rejection"]["text"] == "Tap your dealt tiles on your own pad."
     rig.tap(1, "3-1")
     view = rig.tap(2, "1-3")
-    assert view["rejection"]["text"] == "The 3-1 is already in Bo's hand."
+    assert view["rejection"]["text"] == "The 3-1 has already been dealt."
     assert [s["hand"] for s in view["seats"]] == [0, 1, 0, 0]
     assert view["boneyard"] == 91 - 1 - 1
 
@@ -48,7 +48,8 @@ def test_a_draw_waits_for_the_drawn_tile_on_the_seats_own_pad(rig_factory):
         "Bo: tap the tile you drew on your own pad."
     )
     assert rig.tap(2, "8-5")["rejection"]["text"] == "Bo: tap the tile you drew on your own pad."
-    assert rig.tap(1, "10-10")["rejection"]["text"] == "The 10-10 is in Cy's hand."
+    assert rig.tap(1, "10-10")["rejection"]["text"] == (
+        "The 10-10 was dealt: tap a tile from the boneyard.")
     view = rig.tap(1, "6-2")  # any face-down tile: their order is unknown
     assert view["seats"][1]["hand"] == 13 and view["boneyard"] == 90 - 48 - 1
     assert rig.table.moment.state.hands[1][-1] is Tile(6, 2)
@@ -95,3 +96,30 @@ def test_a_drawn_tile_whose_pad_is_offline_is_asked_for_once_it_is_back(rig_fact
     rig.send(ReaderOnline("1"))
     view = rig.press(1)
     assert view["prompt"] == "Bo: tap the tile you drew on your own pad"
+
+
+def test_a_refused_tap_never_says_whose_hand_holds_the_tile(rig_factory):
+    # The public view (and so the view socket, which carries nothing else) shows hands as
+    # counts only: a refusal must not tell the table where a hidden tile is.
+    rig = rig_factory(rules="tournament", hand_mode="tracked")
+    rig.start(0, 1, 2, 3)
+    names = [s["name"] for s in rig.view["seats"]]
+    for e, hand in enumerate(HANDS):
+        for tile in hand[:3]:
+            rig.tap(e, str(tile))
+    for hand in HANDS:
+        for tile in hand[:3]:
+            for pad in range(4):
+                text = rig.tap(pad, str(tile))["rejection"]["text"]
+                assert text == f"The {tile} has already been dealt."
+                assert not any(name in text for name in names)
+    rig.journal.close()
+    rig = dealt(rig_factory)
+    rig.tap(0, "12-0")
+    rig.press(0, Button.PASS)
+    rig.press(1)  # Bo draws: the tile he taps must come from the boneyard
+    for holder in (0, 2, 3):
+        for tile in rig.table.moment.state.hands[holder]:
+            text = rig.tap(1, str(tile))["rejection"]["text"]
+            assert text == f"The {tile} was dealt: tap a tile from the boneyard."
+            assert names[holder] not in text

@@ -1,0 +1,95 @@
+"""`roundhouse learn-port`: name the USB port of one reader, for the pads' udev rules.
+
+udev names every USB serial adapter in /dev/serial/by-path/ after the port it is in
+(systemd's 60-serial.rules: the device's ID_PATH, plus "-portN" for the usb-serial
+drivers). The command watches that folder, and when one adapter appears it prints its
+port and the rule line that names it after a pad: the way to write the pads' rules
+for any board and any hub, cascaded hubs included, without reading a sysfs path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+BY_PATH = Path("/dev/serial/by-path")
+PADS_RULES = Path("/etc/udev/rules.d/98-roundhouse-pads.rules")
+PAD_NAME = re.compile(r"[0-9]|1[0-4]|mexican")
+# path_id's USB part: "usb-0:" + the port numbers from the root hub + ":config.interface".
+USB_PORT = re.compile(r"-usb-0:([0-9.]+):[0-9]+\.[0-9]+$")
+
+
+def id_path(by_path_name: str) -> str:
+    """The device's ID_PATH: its /dev/serial/by-path/ name without "-portN"."""
+    return re.sub(r"-port[0-9]+$", "", by_path_name)
+
+
+def usb_port(by_path_name: str) -> str | None:
+    """"1.3.4.2": the port numbers from the controller down, or None if not on USB."""
+    found = USB_PORT.search(id_path(by_path_name))
+    return found.group(1) if found else None
+
+
+def pad_rule(by_path_name: str, pad: str) -> str:
+    """The line of 98-roundhouse-pads.rules naming the reader in this port `pad-<pad>`."""
+    return (f'SUBSYSTEM=="tty", ENV{{ID_PATH}}=="{id_path(by_path_name)}", '
+            f'SYMLINK+="roundhouse/pad-{pad}"')
+
+
+def adapters(by_path: Path) -> set[str]:
+    try:
+        return {entry.name for entry in by_path.iterdir()}
+    except FileNotFoundError:  # udev removes the folder with the last adapter
+        return set()
+
+
+def wait_for_new(by_path: Path, before: set[str], timeout: float | None,
+                 poll_s: float = 0.2) -> set[str]:
+    """The adapters that appeared since `before`; empty if none came within `timeout`."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        new = adapters(by_path) - before
+        if new:
+            # udev adds one device's links within moments: let a second one show too.
+            time.sleep(poll_s)
+            return adapters(by_path) - before
+        if deadline is not None and time.monotonic() >= deadline:
+            return set()
+        time.sleep(poll_s)
+
+
+def configure_learn_port(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pad", required=True, metavar="PAD",
+                        help='the pad the reader belongs to: a seat number or "mexican"')
+    parser.add_argument("--by-path", type=Path, default=BY_PATH, metavar="DIR",
+                        help=f"where udev names adapters by port (default {BY_PATH})")
+    parser.add_argument("--timeout", type=float, metavar="S",
+                        help="give up after S seconds (default: wait until Ctrl-C)")
+
+
+def run_learn_port(args: argparse.Namespace) -> int:
+    if not PAD_NAME.fullmatch(args.pad):
+        print(f'roundhouse learn-port: --pad: expected a seat number 0..14 or "mexican", '
+              f"got {args.pad!r}", file=sys.stderr)
+        return 2
+    before = adapters(args.by_path)
+    for name in sorted(before):
+        print(f"already plugged in: USB port {usb_port(name) or '?'}  ({name})")
+    print(f"plug the reader of pad {args.pad} in now (Ctrl-C to stop)", flush=True)
+    new = wait_for_new(args.by_path, before, args.timeout)
+    if not new:
+        print(f"no adapter was plugged in within {args.timeout:g} s", file=sys.stderr)
+        return 1
+    if len(new) > 1:
+        print("several adapters appeared at once: " + ", ".join(sorted(new)) +
+              "; plug in one reader at a time", file=sys.stderr)
+        return 1
+    (name,) = new
+    print(f"the reader of pad {args.pad} is in USB port {usb_port(name) or '?'}  ({name})")
+    print(f"add its line to {PADS_RULES} and reload udev:")
+    print(f"  echo '{pad_rule(name, args.pad)}' | sudo tee -a {PADS_RULES}")
+    print("  sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=tty")
+    return 0

@@ -1,0 +1,366 @@
+"""The service keeps the game through the faults a room throws at it: a full or
+read-only disk, too many screens, a second service on the same journal, a thread of
+its own that dies. Each fault is made for real: a tiny tmpfs, a low RLIMIT_NOFILE, a
+second process."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import logging
+import multiprocessing
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from disks import tiny_disk
+from test_daemon import (
+    NotifyListener,
+    ViewReader,
+    first_view,
+    press,
+    run,
+    sim_config,
+    unit,
+    write_config,
+)
+
+from firmware_py.daemon import MAX_SCREENS, Service, ViewPublisher
+from firmware_py.journal import Journal
+from firmware_py.notify import Notifier
+from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
+
+FULL = "The table's disk is full: nothing was lost. Free some space."
+
+
+def hold(service: Service, seat: int, button: Button = Button.DRAW) -> None:
+    for event in (ButtonPressed, ButtonHeld, ButtonReleased):
+        service.events.put(event(seat, button))
+
+
+def public(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k not in ("seq", "rejection")}
+
+
+# --- a full disk during play ------------------------------------------------------------
+
+
+def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
+        tmp_path, caplog):
+    with tiny_disk(tmp_path / "disk") as disk:
+        config = sim_config(tmp_path, database=disk.path / "t.db")
+        service = Service(config, attach_hardware=False)
+        service.start()
+        screen = ViewReader(config.socket)
+        screen.next()
+        press(service, 0)
+        press(service, 1)
+        lobby = first_view(screen, lambda v: sum(s["joined"] for s in v["seats"]) == 2)
+
+        disk.fill()
+        hold(service, 0)  # start a game: its first write finds no room
+        refused = first_view(screen, lambda v: v["rejection"] is not None)
+        assert refused["rejection"] == {"seat": None, "text": FULL}
+        assert public(refused) == public(lobby)
+
+        disk.free()
+        hold(service, 0)
+        playing = first_view(screen, lambda v: v["phase"] != "lobby")
+        assert playing["rejection"] is None
+
+        disk.fill()
+        press(service, 0)  # draws for the engine: refused, nothing of it taken
+        refused = first_view(screen, lambda v: v["rejection"] is not None)
+        assert refused["rejection"]["text"] == FULL
+        assert public(refused) == public(playing)
+        press(service, 0)
+        assert first_view(screen, lambda v: True)["rejection"]["text"] == FULL
+
+        disk.free()
+        press(service, 0)
+        led = first_view(screen, lambda v: v["rejection"] is None)
+        assert public(led) != public(playing)
+        assert not service.finished.is_set() and service.failure is None
+        service.stop()
+        screen.close()
+        assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+        # What the screens showed is what the journal kept, refused inputs not in it.
+        again = Service(config, attach_hardware=False)
+        again.start()
+        assert public(again.table.view()) == public(led)
+        assert len(again.journal.entries(1)) == 1  # the one press the disk took
+        again.stop()
+
+
+def test_the_service_on_a_full_disk_says_so_and_never_calls_the_journal_damaged(tmp_path):
+    with tiny_disk(tmp_path / "disk") as disk:
+        config = write_config(tmp_path, {'database = "t.db"': f'database = "{disk.path}/t.db"'})
+        Journal(disk.path / "t.db").close()
+        disk.fill()
+        for args in ((), ("--move-aside",)):
+            proc = run(tmp_path, "--config", str(config), *args)
+            _, err = proc.communicate(timeout=30)
+            assert proc.returncode == 2
+            assert "its disk is full: free some space" in err
+            assert "--move-aside" not in err and "Traceback" not in err
+        assert not list(disk.path.glob("*broken*"))
+
+
+# --- one journal, one service ------------------------------------------------------------
+
+
+def test_a_second_service_on_the_same_journal_is_refused_naming_the_first(tmp_path):
+    config = write_config(tmp_path)
+    listener = NotifyListener(tmp_path / "notify")
+    first = run(tmp_path, "--config", str(config), env={"NOTIFY_SOCKET": str(listener.path)})
+    try:
+        listener.until("READY=1\nSTATUS=serving 4 seats on " + str(tmp_path / "view.sock"))
+        screen = ViewReader(tmp_path / "view.sock")
+        screen.next()
+        other = tmp_path / "other"
+        other.mkdir()
+        second = write_config(other, {'database = "t.db"': f'database = "{tmp_path}/t.db"'})
+        proc = run(other, "--config", str(second))
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 2
+        [line] = err.splitlines()
+        assert f"in use by pid {first.pid}" in line and str(tmp_path / "t.db") in line
+        assert not (other / "view.sock").exists()
+
+        sim = subprocess.run([sys.executable, "-m", "firmware_py.cli", "sim", "--db",
+                              str(tmp_path / "t.db"), "--headless", "--speed", "0"],
+                             capture_output=True, text=True, timeout=60, cwd=other)
+        assert sim.returncode != 0
+        assert f"in use by pid {first.pid}" in sim.stderr.splitlines()[-1]
+        assert "Traceback" not in sim.stderr
+
+        # The one service goes on; games and export read the journal meanwhile.
+        games = subprocess.run([sys.executable, "-m", "firmware_py.cli", "games", "--db",
+                                str(tmp_path / "t.db")], capture_output=True, text=True,
+                               timeout=30)
+        assert games.returncode == 0 and games.stdout.startswith("no games in")
+        assert first.poll() is None
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(10) == 0
+        screen.close()
+    finally:
+        first.kill()
+        listener.close()
+
+
+def test_games_and_export_read_the_journal_while_the_service_plays(tmp_path, capsys):
+    from firmware_py.cli import main
+
+    service = Service(sim_config(tmp_path), attach_hardware=False)
+    service.start()
+    screen = ViewReader(tmp_path / "view.sock")
+    press(service, 0)
+    press(service, 1)
+    hold(service, 0)
+    press(service, 0)
+    first_view(screen, lambda v: v["phase"] != "lobby" and v["rejection"] is None
+               and v["prompt"] and "leads" not in v["prompt"])
+    assert main(["games", "--db", str(tmp_path / "t.db")]) == 0
+    assert "Ana, Bo" in capsys.readouterr().out
+    assert main(["export", "1", "--db", str(tmp_path / "t.db")]) == 0
+    assert json.loads(capsys.readouterr().out)["players"] == ["Ana", "Bo"]
+    service.stop()
+    screen.close()
+
+
+# --- start-up: the full check only when it is needed -------------------------------------
+
+
+def _journal_with_games(path: Path, games: int) -> None:
+    journal = Journal(path)
+    for n in range(games):
+        game = journal.begin_game({"players": ["Ana", "Bo"], "preset": "classic"})
+        journal.append(game, {"t": "lead", "seat": 0, "padding": "x" * 2000, "n": n},
+                       finish={"ranking": [0, 1], "winner": "Ana"})
+    journal.close()
+
+
+def _damage_a_page_in_the_middle(path: Path) -> None:
+    # An old game's page, one no start-up query reads: only the full check sees it.
+    size = path.stat().st_size
+    with open(path, "r+b") as out:
+        out.seek((size // 4096 // 2) * 4096)
+        out.write(b"\xa5" * 4096)
+
+
+def test_a_clean_start_skips_the_full_check_an_unclean_one_runs_it(tmp_path):
+    db = tmp_path / "t.db"
+    _journal_with_games(db, 60)
+    _damage_a_page_in_the_middle(db)
+    journal = Journal(db)  # the last stop was clean: no full read of 60 games
+    assert not journal.checked
+    journal.close()
+    proc = run(tmp_path, "--config", str(write_config(tmp_path)), "--check-journal")
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "the integrity check failed" in err, err
+    assert "Traceback" not in err
+
+    # Killed: SQLite's write-ahead log is left behind, and the next start checks.
+    pid = os.fork()
+    if pid == 0:
+        Journal(db).begin_game({"players": ["Ana", "Bo"]})
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.waitpid(pid, 0)
+    proc = run(tmp_path, "--config", str(write_config(tmp_path)))
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "the integrity check failed" in err, err
+
+
+def test_only_a_damaged_journal_is_moved_aside_and_never_a_device(tmp_path):
+    config = dataclasses.replace(sim_config(tmp_path), database=Path("/dev/null"))
+    service = Service(config, attach_hardware=False, move_aside=True)
+    with pytest.raises(Exception, match="is not a regular file"):
+        service.start()
+    assert Path("/dev/null").is_char_device()
+    assert not list(Path("/dev").glob("null.broken-*"))
+
+
+# --- too many screens ----------------------------------------------------------------------
+
+
+def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_path):
+    publisher = ViewPublisher(tmp_path / "view.sock")
+    publisher.start()
+    publisher.publish({"n": 0})
+    screens = [ViewReader(publisher.path) for _ in range(MAX_SCREENS)]  # at once
+    for screen in screens:
+        assert screen.next()["n"] == 0
+    extra = ViewReader(publisher.path)
+    refusal = extra.next()
+    assert refusal == {"refused": f"this table already serves {MAX_SCREENS} screens: "
+                                  "close one and connect again"}
+    assert extra.file.readline() == b""  # and closed
+    extra.close()
+    publisher.publish({"n": 1})
+    for screen in screens:
+        assert screen.next()["n"] == 1
+    screens.pop().close()
+    deadline = time.monotonic() + 10
+    while publisher.screens == MAX_SCREENS and time.monotonic() < deadline:
+        time.sleep(0.01)
+    late = ViewReader(publisher.path)
+    assert late.next()["n"] == 1
+    for screen in [*screens, late]:
+        screen.close()
+    publisher.close()
+
+
+def _serve_with_few_files(folder: Path, spare: int, ready: Any) -> None:
+    """The child: a service allowed only `spare` file descriptors beyond what it holds
+    once started, joining and leaving a seat every 0.1 s so that every screen has news."""
+    config = sim_config(folder)
+    service = Service(config, attach_hardware=False, notifier=Notifier({}))
+    service.start()
+    used = len(os.listdir("/proc/self/fd"))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (used + spare, used + spare))
+    ready.set()
+    while not service.finished.is_set():
+        press(service, 0)
+        time.sleep(0.1)
+
+
+def test_screens_past_the_file_limit_wait_and_the_service_keeps_serving(tmp_path):
+    spare = 12
+    context = multiprocessing.get_context("fork")
+    ready = context.Event()
+    child = context.Process(target=_serve_with_few_files, args=(tmp_path, spare, ready),
+                            daemon=True)
+    child.start()
+    try:
+        assert ready.wait(30)
+        screens = []
+        for _ in range(spare + 20):  # connecting needs none of the service's files
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(str(tmp_path / "view.sock"))  # waits in the listen backlog
+            sock.settimeout(10)
+            screens.append(sock)
+        time.sleep(1.5)  # the service has run into EMFILE by now
+        first = [ViewReader.__new__(ViewReader) for _ in range(spare - 2)]
+        for reader, sock in zip(first, screens, strict=False):
+            reader.sock, reader.file = sock, sock.makefile("rb")
+            a, b = reader.next()["seq"], reader.next()["seq"]
+            assert b > a  # still served
+        assert child.is_alive()
+        # Screens that leave make room for those waiting: they are served in turn.
+        for reader in first:
+            reader.close()
+        waiting = ViewReader.__new__(ViewReader)
+        waiting.sock = screens[spare + 4]  # was beyond the limit, now among the next
+        waiting.file = waiting.sock.makefile("rb")
+        views = [waiting.next(), waiting.next()]
+        assert len(views) == 2 and views[1]["seq"] > views[0]["seq"]
+        assert child.is_alive()
+    finally:
+        child.kill()
+        child.join()
+
+
+# --- the watchdog: fed only while every thread the table needs runs ----------------------
+
+
+def _silent_after(listener: NotifyListener, seconds: float) -> bool:
+    """Whether no WATCHDOG=1 arrives within `seconds`, pings already sent drained."""
+    listener.sock.setblocking(False)
+    with contextlib.suppress(BlockingIOError):
+        while True:
+            listener.sock.recv(4096)
+    listener.sock.settimeout(seconds)
+    try:
+        listener.until("WATCHDOG=1")
+    except TimeoutError:
+        return True
+    return False
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+@pytest.mark.parametrize("dies", ["view publisher", "reader"])
+def test_the_watchdog_starves_when_a_thread_the_table_needs_dies(tmp_path, dies,
+                                                                 monkeypatch):
+    import firmware_py.daemon
+
+    listener = NotifyListener(tmp_path / "notify")
+    notifier = Notifier({"NOTIFY_SOCKET": str(listener.path), "WATCHDOG_USEC": "100000"})
+    service = Service(sim_config(tmp_path, watchdog=True), notifier=notifier)
+    service.start()
+    assert listener.until("WATCHDOG=1")
+    if dies == "view publisher":
+        def defect(*_: object) -> bool:
+            raise RuntimeError("a defect in serving the screens")
+
+        monkeypatch.setattr(firmware_py.daemon._Client, "pump", defect)
+        screen = ViewReader(tmp_path / "view.sock")  # the views thread dies serving it
+        press(service, 0)
+    else:
+        service._readers[0].close()  # its thread ends
+    deadline = time.monotonic() + 10
+    while not service._dead_threads() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert service._dead_threads()
+    assert _silent_after(listener, 1.0)
+    assert not service.finished.is_set()  # the controller runs: only systemd restarts
+    service.stop()
+    listener.close()
+    if dies == "view publisher":
+        screen.close()
+
+
+def test_the_unit_gives_room_for_every_screen_and_the_tables_own_files():
+    limit = unit()["Service"]["LimitNOFILE"]
+    soft, _, hard = limit.partition(":")
+    # Screens (one descriptor each), readers, buttons, journal, registry, notify socket.
+    assert int(soft) >= MAX_SCREENS + 64
+    assert not hard or int(hard) >= int(soft)
