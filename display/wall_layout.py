@@ -257,8 +257,11 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         put("total", str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
         put("place", _ordinal(places[i]), (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
             theme.GOLD if places[i] == 1 and not lit else ink)
-    texts += text.fit_column(columns["name"], max_size=110, min_size=MIN_TEXT,
-                             colours=colours["name"], align="left")
+    # Each name as large as it fits: one long name does not shrink the others.
+    cap = max(MIN_TEXT, text.fit_column(columns["total"], max_size=130, min_size=MIN_TEXT,
+                                        colours=colours["total"])[0].size * 4 // 5)
+    texts += [text.fit(name, box, max_size=cap, min_size=MIN_TEXT, colour=colour, align="left")
+              for (name, box), colour in zip(columns["name"], colours["name"], strict=True)]
     texts += text.fit_column(columns["score"], max_size=90, min_size=MIN_TEXT - 4,
                              colours=colours["score"])
     texts += text.fit_column(columns["tiles"], max_size=110, min_size=MIN_TEXT,
