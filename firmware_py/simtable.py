@@ -202,7 +202,8 @@ def _plan(config: Config, bots: Sequence[Bot], args: argparse.Namespace, seed: i
         line += " as fast as they can"
     else:
         seconds = estimate(config, bots, args.speed, seed)
-        line += f" at {args.speed:g} moves a second: about {_duration(seconds)}"
+        moves = "move" if args.speed == 1 else "moves"
+        line += f" at {args.speed:g} {moves} a second: about {_duration(seconds)}"
     if args.games != 1:
         line += ", game after game" if args.games == 0 else f", {args.games} games"
     if demo:
