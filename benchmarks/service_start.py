@@ -1,13 +1,17 @@
-"""How fast the table service is up, how fast it resumes a long game, what it costs idle.
+"""How fast the table service is up, how fast it resumes a game, what it costs idle, and
+that neither grows with the games the journal keeps.
 
     python benchmarks/service_start.py
 
 Prints figures; it asserts nothing. The goals on a CI-class machine:
 
 - `roundhouse run` started -> READY sent to systemd: under 1.5 s (Python's own start,
-  imports, journal, tag registry, seat buttons on mock pins, five readers, view socket);
-- resuming a finished 13-round 8-seat game from its journal: under 200 ms (the whole
-  journal replayed through the engine, the first view ready for the screens);
+  imports, journal, tag registry, seat buttons on mock pins, five readers, view socket),
+  the same with 1, 100 or 1,000 games stored (the full integrity check, which reads the
+  whole file, runs only after an unclean stop: that start is timed too);
+- resuming a 13-round game from its journal: under 200 ms (the whole journal of that
+  game replayed through the engine, the first view ready for the screens), the same
+  with 1, 100 or 1,000 games stored;
 - an idle service: under 1% of one core, measured over 10 s.
 """
 
@@ -34,7 +38,7 @@ STARTS = 5
 IDLE_S = 10.0
 
 
-def _config_file(folder: Path) -> Path:
+def config_file(folder: Path) -> Path:
     """The shipped simulated table (mock pins, loop:// readers) with its files in `folder`."""
     text = example_config("sim").read_text(encoding="utf-8")
     text = text.replace('"~/.local/state/roundhouse/sim.db"', '"table.db"')
@@ -54,7 +58,7 @@ def _start(folder: Path) -> tuple[subprocess.Popen[bytes], socket.socket, float]
     env = {**os.environ, "NOTIFY_SOCKET": str(path)}
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "firmware_py.cli", "run", "--config",
-                             str(_config_file(folder))], env=env, cwd=folder,
+                             str(config_file(folder))], env=env, cwd=folder,
                             stderr=subprocess.DEVNULL)
     while not notify.recv(4096).startswith(b"READY=1"):
         pass
@@ -72,15 +76,84 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start_and_idle(folder: Path) -> None:
+STORED = (1, 100, 1000)
+SEATS = 4  # the simulated table's
+
+
+def played_game(folder: Path) -> Path:
+    """A journal holding one finished 13-round game of the simulated table's seats."""
+    game = folder / "played"
+    game.mkdir()
+    config = table_config(SEATS, "tournament", game)
+    service = Service(config, attach_hardware=False, notifier=Notifier({}))
+    service.start()
+    try:
+        play(service)
+    finally:
+        service.stop()
+    return config.database
+
+
+def stored(folder: Path, played: Path, games: int) -> tuple[Path, int]:
+    """A folder whose journal holds `games` copies of the played game; and how many
+    journal entries one game has."""
+    target = folder / f"stored-{games}"
+    target.mkdir()
+    shutil.copy(played, target / "table.db")
+    db = sqlite3.connect(target / "table.db")
+    with db:
+        for _ in range(games - 1):
+            game_id = db.execute("INSERT INTO games (started, meta, finished, result) "
+                                 "SELECT started, meta, finished, result FROM games "
+                                 "WHERE id = 1").lastrowid
+            db.execute("INSERT INTO entries SELECT ?, seq, at, entry FROM entries "
+                       "WHERE game_id = 1", (game_id,))
+    entries = db.execute("SELECT COUNT(*) FROM entries WHERE game_id = 1").fetchone()[0]
+    db.close()
+    return target, int(entries)
+
+
+def ready_times(folder: Path) -> tuple[list[float], float]:
+    """READY after clean stops, and READY after a SIGKILL (the full check runs)."""
     times = []
     for _ in range(STARTS):
         proc, notify, took = _start(folder)
         times.append(took)
         _stop(proc, notify)
-    print(f"roundhouse run -> READY ({STARTS} starts, simulated table): "
-          f"median {statistics.median(times) * 1000:.0f} ms, worst {max(times) * 1000:.0f} ms")
+    proc, notify, _ = _start(folder)
+    proc.kill()
+    proc.wait(15)
+    notify.close()
+    proc, notify, unclean = _start(folder)
+    _stop(proc, notify)
+    return times, unclean
 
+
+def resume_times(folder: Path) -> list[float]:
+    """Service start with the newest game opened again: all of it is replayed."""
+    times = []
+    for run in range(STARTS):
+        copy = folder / f"resume-{run}"
+        copy.mkdir()
+        shutil.copy(folder / "table.db", copy / "table.db")
+        db = sqlite3.connect(copy / "table.db")
+        with db:
+            db.execute("UPDATE games SET finished = NULL, result = NULL "
+                       "WHERE id = (SELECT MAX(id) FROM games)")
+        db.close()
+        service = Service(table_config(SEATS, "tournament", copy), attach_hardware=False,
+                          notifier=Notifier({}))
+        started = time.perf_counter()
+        service.start()
+        times.append(time.perf_counter() - started)
+        view = service.table.view()
+        service.stop()
+        assert view["phase"] == "game_over", view["phase"]
+        shutil.rmtree(copy)
+    return times
+
+
+def idle(folder: Path) -> None:
     proc, notify, _ = _start(folder)
     time.sleep(1.0)  # let the readers settle into their idle loops
     before, clock = _cpu_s(proc.pid), time.perf_counter()
@@ -91,50 +164,24 @@ def start_and_idle(folder: Path) -> None:
           f"{100 * used / spent:.2f}% of one core")
 
 
-def resume(folder: Path) -> None:
-    game = folder / "game"
-    game.mkdir()
-    config = table_config(8, "tournament", game)
-    service = Service(config, attach_hardware=False, notifier=Notifier({}))
-    service.start()
-    try:
-        play(service)
-    finally:
-        service.stop()
-    db = sqlite3.connect(config.database)
-    totals, entries = db.execute(
-        "SELECT json_extract(result, '$.totals'), COUNT(*) FROM games JOIN entries "
-        "ON entries.game_id = games.id").fetchone()
-    db.close()
-
-    times = []
-    for run in range(STARTS):
-        copy = folder / f"resume-{run}"
-        copy.mkdir()
-        shutil.copy(config.database, copy / "table.db")
-        # The finished game opened again: the service must replay all of it.
-        db = sqlite3.connect(copy / "table.db")
-        db.execute("UPDATE games SET finished = NULL, result = NULL")
-        db.commit()
-        db.close()
-        service = Service(table_config(8, "tournament", copy), attach_hardware=False,
-                          notifier=Notifier({}))
-        started = time.perf_counter()
-        service.start()
-        times.append(time.perf_counter() - started)
-        view = service.table.view()
-        service.stop()
-        assert view["phase"] == "game_over", view["phase"]
-        assert len(view["scores"]) == 13, len(view["scores"])
-    print(f"resume a finished 13-round 8-seat game ({entries} journal entries, totals "
-          f"{totals}): median {statistics.median(times) * 1000:.0f} ms, "
-          f"worst {max(times) * 1000:.0f} ms")
+def _ms(times: list[float]) -> str:
+    return f"median {statistics.median(times) * 1000:.0f} ms, worst {max(times) * 1000:.0f} ms"
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory(prefix="roundhouse-bench-") as folder:
-        start_and_idle(Path(folder))
-        resume(Path(folder))
+    with tempfile.TemporaryDirectory(prefix="roundhouse-bench-") as name:
+        folder = Path(name)
+        played = played_game(folder)
+        last = folder
+        for games in STORED:
+            last, entries = stored(folder, played, games)
+            size = (last / "table.db").stat().st_size / 1e6
+            ready, unclean = ready_times(last)
+            print(f"{games:>5} games stored ({entries} entries each, {size:.1f} MB): "
+                  f"roundhouse run -> READY {_ms(ready)} ({STARTS} starts); after a "
+                  f"SIGKILL (full check) {unclean * 1000:.0f} ms")
+            print(f"{'':>5} resume a 13-round {SEATS}-seat game: {_ms(resume_times(last))}")
+        idle(last)
 
 
 if __name__ == "__main__":

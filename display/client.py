@@ -1,6 +1,6 @@
 """`roundhouse display`: a screen that follows the table service.
 
-    roundhouse display --view table|wall [--socket PATH] [--size WxH] [--fullscreen]
+    roundhouse display --view table|wall [--socket PATH] [--size WxH] [--fullscreen] [--lang L]
     roundhouse display --view table --from VIEW.json --screenshot OUT.png [--size WxH]
     roundhouse display --view wall --frames DIR
 
@@ -25,6 +25,7 @@ import pygame
 from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
 from display.feed import ViewFeed
 from display.views import View, load_view
+from firmware_py.render import languages
 
 DEFAULT_SOCKET = "/run/roundhouse/view.sock"
 DEFAULT_SIZE = (1280, 800)
@@ -127,10 +128,12 @@ class Follower:
     """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
 
     def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
-                 animate: bool = True) -> None:
+                 animate: bool = True, lang: str | None = None) -> None:
         self.feed = feed
         self.sink = sink
         self.render = RENDERERS[view]
+        self.screen = view
+        self.lang = lang
         self.frame_time = 1.0 / max(1, fps)
         self.animate = animate and view == "table"
         self.view: View | None = None
@@ -141,7 +144,7 @@ class Follower:
 
     def _draw_view(self, now: float) -> None:
         assert self.view is not None
-        self.render(self.sink.surface, self.view, now=now)
+        self.render(self.sink.surface, in_language(self.view, self.screen, self.lang), now=now)
 
     def step(self) -> bool:
         """One turn of the loop; False once the user asked to quit."""
@@ -181,6 +184,17 @@ class Follower:
             pass
 
 
+def in_language(view: View, screen: str, lang: str | None) -> View:
+    """The view as a screen with a language of its own (`--lang`) draws it: the wall
+    speaks `lang`; the table screen's hub does, and so does every seat's panel."""
+    if lang is None:
+        return view
+    if screen == "wall":
+        return {**view, "wall_language": lang}
+    seats = [{**seat, "language": lang} for seat in view.get("seats", [])]
+    return {**view, "language": lang, "seats": seats}
+
+
 def configure_display(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--view", choices=sorted(RENDERERS), default="table",
                         help="which screen to show (default: table)")
@@ -197,6 +211,8 @@ def configure_display(parser: argparse.ArgumentParser) -> None:
                         help="which connected screen to use, from 0 (default: "
                         "$ROUNDHOUSE_SCREEN or 0)")
     parser.add_argument("--fps", type=int, default=30, help="frame rate cap (default: 30)")
+    parser.add_argument("--lang", choices=languages(),
+                        help="the screen's language (default: the table's configuration)")
     parser.add_argument("--from", dest="from_file", type=Path, metavar="VIEW.json",
                         help="draw this saved view instead of following the service")
     parser.add_argument("--screenshot", type=Path, metavar="OUT.png",
@@ -218,7 +234,7 @@ def check_size(view: str, size: tuple[int, int]) -> None:
 
 def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
     check_size(args.view, size)
-    view = load_view(args.from_file)
+    view = in_language(load_view(args.from_file), args.view, args.lang)
     surface = pygame.Surface(size)
     RENDERERS[args.view](surface, view)
     save_png(surface, args.screenshot)
@@ -226,7 +242,7 @@ def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
 
 
 def _show_file(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
-    view = load_view(args.from_file)
+    view = in_language(load_view(args.from_file), args.view, args.lang)
     sink = WindowSink(size, args.fullscreen, args.screen)
     check_size(args.view, sink.surface.get_size())
     RENDERERS[args.view](sink.surface, view)
@@ -271,7 +287,8 @@ def run_display(args: argparse.Namespace) -> int:
             sink = WindowSink(size, args.fullscreen, args.screen)
         check_size(args.view, sink.surface.get_size())
         try:
-            Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames).run()
+            Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
+                     lang=args.lang).run()
         finally:
             feed.close()
         return 0

@@ -22,6 +22,8 @@ from display import text, theme
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from display.views import View, parse_tile
+from firmware_py.messages import message
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -314,34 +316,34 @@ def _seat_state(view: View, seat: int) -> str:
     return "normal"
 
 
-def _marker_hint(info: dict[str, Any]) -> str | None:
-    sensed = info.get("marker_sensed")
-    if sensed is None:
-        return None
-    expected = bool(info.get("marker_expected"))
-    if expected and not sensed:
-        return "Put your marker out"
-    if sensed and not expected:
-        return "Take your marker back"
-    return None
+def _names(view: View) -> list[str]:
+    return [str(s["name"]) for s in view["seats"]]
+
+
+def _language(view: View, seat: object) -> str:
+    """The language of a seat's reader, or the table's for no seat."""
+    seats = view["seats"]
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return str(seats[seat].get("language") or view.get("language") or "en")
+    return str(view.get("language") or "en")
+
+
+def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
+    """One of the screens' own words, in the language of the seat `reader`."""
+    return render(message(message_id, **args), _language(view, reader), _names(view))
 
 
 def seat_notes(view: View, seat: int) -> list[str]:
-    """What concerns one seat alone, written in its own panel facing it: its pad's
-    reader offline, its marker to put out or take back, a move of its that was refused
-    while another seat is to act. (A seat down to one tile shows ONE TILE! itself.)"""
-    notes = []
-    for reader in view.get("readers") or []:
-        if str(reader.get("pad")) == str(seat) and not reader.get("online", True):
-            reason = reader.get("reason")
-            notes.append("Your pad's reader is starting" if reason == "starting"
-                         else "Your pad's reader is offline")
-    hint = _marker_hint(view["seats"][seat]) if view["phase"] == "play" else None
-    if hint:
-        notes.append(hint)
+    """What concerns one seat alone, written in its own panel in its own language: the
+    table's alerts for it (its marker to put out or take back, its pad's reader offline)
+    and a move of its that was refused while another seat is to act. A seat down to one
+    tile shows ONE TILE! instead of its alert."""
+    lang, names = _language(view, seat), _names(view)
+    notes = [render(alert["message"], lang, names) for alert in view.get("alerts") or []
+             if alert.get("seat") == seat and alert["message"]["id"] != "alert.one_tile"]
     rejection = view.get("rejection")
     if rejection and rejection.get("seat") == seat and view.get("turn") != seat:
-        notes.append(str(rejection.get("text", "")))
+        notes.append(render(rejection["message"], lang, names))
     return notes
 
 
@@ -368,30 +370,35 @@ def _panel_texts(
     inner_w, inner_h = rw - 2 * pad, rh - 2 * pad
     if strip.key == MEXICAN:
         top = inner_h * 11 // 20
-        lines = ("MEXICAN TRAIN", "open to everyone") if rw >= 2.6 * rh else ("MEXICAN",
-                                                                           "TRAIN")
+        title = _say(view, None, "screen.mexican_title")
+        if rw < 2.6 * rh:  # a short panel: the title on two lines, and nothing else
+            return [fit(title, (pad, pad, inner_w, inner_h), theme.INK, cap=80,
+                        align="center", lines=2)]
         return [
-            fit(lines[0], (pad, pad, inner_w, top), theme.INK, cap=80, align="center"),
-            fit(lines[1], (pad, pad + top, inner_w, inner_h - top), theme.INK_DIM,
-                cap=60, align="center"),
+            fit(title, (pad, pad, inner_w, top), theme.INK, cap=80, align="center"),
+            fit(_say(view, None, "screen.open_to_all"), (pad, pad + top, inner_w,
+                inner_h - top), theme.INK_DIM, cap=60, align="center"),
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
+
+    def say(message_id: str, **args: Any) -> str:
+        return _say(view, seat, message_id, **args)
+
     name_colour = ink if loud else colour
     notes = seat_notes(view, seat)
     if state == "one_tile":
-        status, status_colour = "ONE TILE!", theme.INK
+        status, status_colour = say("screen.one_tile"), theme.INK
     elif state == "turn":
-        status, status_colour = "YOUR TURN", ink
+        status, status_colour = say("screen.your_turn"), ink
     elif view["phase"] == "lobby":
-        status, status_colour = ("empty seat", theme.INK_DIM) if state == "empty" else (
-            "joined", theme.INK_DIM)
+        status = say("screen.empty_seat" if state == "empty" else "screen.joined")
+        status_colour = theme.INK_DIM
     else:
         status, status_colour = "", ink
     note = "  ·  ".join(notes)
     in_game = view["phase"] != "lobby" and state != "empty"
-    tiles = info["hand"]
-    hand = f"{tiles} tile" if tiles == 1 else f"{tiles} tiles"
+    hand = say("screen.tiles", n=info["hand"])
     wide = rw >= 2.6 * rh
     out: list[Text] = []
     if wide:
@@ -429,7 +436,7 @@ def _panel_texts(
     if count:
         out.append(count)
         if points_box is not None:
-            out.append(fit(f"{info.get('total', 0)} pts", points_box,
+            out.append(fit(say("screen.points", n=info.get("total", 0)), points_box,
                            ink if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
                            align="right" if wide else "left"))
     if shown is not None:
@@ -642,44 +649,36 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     )
 
 
-def _banner(view: View) -> str | None:
+def _banner(view: View, seat: object) -> str | None:
     phase = view["phase"]
     seats = view["seats"]
     prompt = view.get("prompt")
     if phase == "lobby":
         joined = sum(1 for s in seats if s.get("joined", True))
-        return f"Waiting for players: {joined} of {len(seats)} seats taken"
+        return _say(view, seat, "screen.waiting", joined=joined, n=len(seats))
     if phase == "deal":
         engine = view.get("engine")
         set_aside = (view.get("options") or {}).get("engine") == "set_aside"
         # Set aside, the engine is not looked for: the prompt asks to put it in the hub.
         if engine and not view.get("engine_laid") and not set_aside:
-            return f"Looking for the {engine}"
-        return "Dealing"
+            return _say(view, seat, "screen.looking_for", tile=engine)
+        return _say(view, seat, "screen.dealing")
     # The summary's and the final ranking's prompts say the round or game is over.
     if phase == "round_over" and (view.get("revealed") is not None or not prompt):
-        return f"Round {view.get('round', 0)} over"
+        return _say(view, seat, "screen.round_over", round=view.get("round", 0))
     if phase == "game_over" and not prompt:
         ranking = view.get("ranking") or []
         if ranking:
-            return f"Game over: {seats[ranking[0]]['name']} wins"
-        return "Game over"
+            return _say(view, seat, "screen.winner", seat=ranking[0])
+        return _say(view, seat, "screen.game_over")
     return None
 
 
 def _notices(view: View) -> list[str]:
-    """What concerns the whole table rather than one seat: a reader of a pad that is no
-    seat's (the Mexican train's)."""
-    seats = {str(i) for i in range(len(view["seats"]))}
-    out = []
-    for reader in view.get("readers") or []:
-        pad = str(reader.get("pad"))
-        if reader.get("online", True) or pad in seats:
-            continue
-        where = "Mexican train" if pad == MEXICAN else f"pad {pad}"
-        reason = reader.get("reason")
-        out.append(f"{where} pad reader offline" + (f": {reason}" if reason else ""))
-    return out
+    """The table's alerts for no seat in particular (the Mexican train's reader)."""
+    names = _names(view)
+    return [render(alert["message"], _language(view, None), names)
+            for alert in view.get("alerts") or [] if alert.get("seat") is None]
 
 
 def _hub(
@@ -695,7 +694,9 @@ def _hub(
     engine = view.get("engine")
     if engine:
         rows.append(("engine", 2.0))
-    banner = _banner(view)
+    # The hub faces the seat whose turn it is: it speaks that seat's language.
+    facing = view.get("turn")
+    banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
     if view.get("prompt"):
@@ -729,8 +730,10 @@ def _hub(
         h = int(avail * weight / total)
         if name == "header":
             rnd, rounds = view.get("round", 0), view.get("rounds", 0)
-            left = f"Round {rnd} of {rounds}" if rnd else f"Double-{view.get('set', 12)} set"
-            right = "" if view["phase"] == "lobby" else f"Boneyard {view.get('boneyard', 0)}"
+            left = (_say(view, facing, "screen.round_of", round=rnd, rounds=rounds) if rnd
+                    else _say(view, facing, "screen.set", set=view.get("set", 12)))
+            right = ("" if view["phase"] == "lobby"
+                     else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
             half = (inner_w - pad) // 2
             texts.append(fit(left, box(pad, y, half, h), theme.INK, 56, align="left"))
             texts.append(fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
@@ -744,17 +747,19 @@ def _hub(
                                      angle, "engine", None, False)
             if not view.get("engine_laid"):
                 engine_place = None
-                texts.append(fit(f"engine {engine}", box(pad, y, inner_w, h), theme.INK_DIM, 70))
+                texts.append(fit(_say(view, facing, "screen.engine", tile=engine),
+                                 box(pad, y, inner_w, h), theme.INK_DIM, 70))
         elif name == "banner" and banner:
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
-            texts.append(fit(str(view["prompt"]), box(pad, y, inner_w, h), theme.INK, 64,
-                             lines=3))
+            said = render(view["prompt"], _language(view, facing), _names(view))
+            texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64, lines=3))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            texts.append(fit(str(rejection.get("text", "")), _inset(area, pad // 2),
-                             theme.INK, 56, lines=3))
+            said = render(rejection["message"], _language(view, rejection.get("seat")),
+                          _names(view))
+            texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))

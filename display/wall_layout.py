@@ -20,6 +20,8 @@ from display import text, theme
 from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
+from firmware_py.messages import message
+from firmware_py.render import render
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -73,39 +75,49 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _went_out(view: View) -> str:
-    seat = view.get("went_out")
-    if seat is None:
-        return "blocked"
-    return f"{view['seats'][seat]['name']} went out"
+def _names(view: View) -> list[str]:
+    return [str(s["name"]) for s in view["seats"]]
+
+
+def _language(view: View) -> str:
+    return str(view.get("wall_language") or view.get("language") or "en")
+
+
+def _say(view: View, message_id: str, **args: Any) -> str:
+    """One of the wall's words, in the wall's language."""
+    return render(message(message_id, **args), _language(view), _names(view))
 
 
 def _title(view: View, rect: Rect, texts: list[Text]) -> None:
     x, y, w, h = rect
     pad = h // 8
     phase = view["phase"]
-    seats = view["seats"]
+    rnd = view.get("round", 0)
     if phase == "lobby":
-        left = "Mexican Train"
+        left = _say(view, "screen.title")
     elif phase == "game_over":
         ranking = view.get("ranking") or []
-        left = f"Game over: {seats[ranking[0]]['name']} wins" if ranking else "Game over"
+        left = (_say(view, "screen.winner", seat=ranking[0]) if ranking
+                else _say(view, "screen.game_over"))
     elif phase == "round_over":
-        left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)} over: {_went_out(view)}"
+        out = view.get("went_out")
+        left = (_say(view, "screen.round_over_blocked", round=rnd) if out is None
+                else _say(view, "screen.round_over_out", round=rnd, seat=out))
     else:
-        left = f"Round {view.get('round', 0)} of {view.get('rounds', 0)}"
+        left = _say(view, "screen.round_of", round=rnd, rounds=view.get("rounds", 0))
     wide = phase in ("game_over", "round_over")
     left_w = w * (9 if wide else 4) // 10 - 2 * pad
     texts.append(text.fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left"))
     engine = view.get("engine")
     if engine and not wide:
-        texts.append(text.fit(f"engine {engine}", (x + w * 4 // 10, y + pad, w * 25 // 100,
+        texts.append(text.fit(_say(view, "screen.engine", tile=engine),
+                              (x + w * 4 // 10, y + pad, w * 25 // 100,
                               h - 2 * pad), max_size=120, min_size=MIN_TEXT,
                               colour=theme.INK_DIM))
     turn = view.get("turn")
     if turn is not None and phase == "play":
-        texts.append(text.fit(f"Turn: {seats[turn]['name']}", (x + w * 65 // 100, y + pad,
+        texts.append(text.fit(_say(view, "screen.turn", seat=turn), (x + w * 65 // 100, y + pad,
                               w * 35 // 100 - pad, h - 2 * pad), max_size=140,
                               min_size=MIN_TEXT, colour=theme.GOLD, align="right"))
 
@@ -190,7 +202,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         texts.append(text.fit(label, (hx + pad, y + pad, hw - 2 * pad, head), max_size=70,
                               min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
 
-    heading("Player", x, name_w, "left")
+    heading(_say(view, "screen.player"), x, name_w, "left")
     for r in range(rounds):
         cx = x + name_w + r * round_w
         if r == len(scores):
@@ -207,9 +219,9 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             tiles.append(TilePlace((tx, ty, 2 * short, short), value, value, False, True, 0,
                                    f"round {r + 1}"))
     if tiles_w:
-        heading("Tiles", tiles_x, tiles_w)
-    heading("Total", total_x, total_w)
-    heading("Place", place_x, place_w)
+        heading(_say(view, "screen.hand"), tiles_x, tiles_w)
+    heading(_say(view, "screen.total"), total_x, total_w)
+    heading(_say(view, "screen.place"), place_x, place_w)
     places = standings(totals)
     turn = view.get("turn") if view["phase"] == "play" else None
     went_out = view.get("went_out") if view["phase"] == "round_over" else None
@@ -251,7 +263,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             box = (tiles_x + pad, ry + pad, tiles_w - 2 * pad, inner_h)
             if seat.get("one_tile"):
                 cells.append(Cell((tiles_x + 2, ry + 2, tiles_w - 4, row_h - 4), "one_tile"))
-                put("alarm", "one tile!", box, theme.INK)
+                put("alarm", _say(view, "screen.one_tile"), box, theme.INK)
             else:
                 put("tiles", str(seat.get("hand", 0)), box, ink)
         put("total", str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
@@ -283,7 +295,8 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Char
     scores: list[list[int]] = view.get("scores") or []
     pad = max(4, min(w, h) // 30)
     label_h = max(MIN_TEXT + 4, h // 14)
-    texts.append(text.fit("Running totals", (x + pad, y + pad, w - 2 * pad, label_h),
+    texts.append(text.fit(_say(view, "screen.running_totals"),
+                          (x + pad, y + pad, w - 2 * pad, label_h),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left"))
     running = [[0] * len(seats)]
     for row in scores:
@@ -336,17 +349,18 @@ def _nice_step(top: int) -> int:
 def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     x, y, w, h = rect
     joined = [s["name"] for s in view["seats"] if s.get("joined", True)]
-    texts.append(text.fit(f"Waiting for players: {len(joined)} of {len(view['seats'])} seats",
+    texts.append(text.fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
-    texts.append(text.fit("  ·  ".join(joined) or "nobody yet", (x, y + h // 4, w, h // 2),
+    texts.append(text.fit("  ·  ".join(joined) or _say(view, "screen.nobody_yet"),
+                          (x, y + h // 4, w, h // 2),
                           max_size=110, min_size=MIN_TEXT, colour=theme.INK, max_lines=4))
 
 
 def prompt_text(view: View) -> str | None:
-    """The prompt as the screens write it."""
+    """The prompt in the wall's language."""
     prompt: Any = view.get("prompt")
-    return None if prompt is None else str(prompt)
+    return None if prompt is None else render(prompt, _language(view), _names(view))
 
 
 def layout(view: View, size: tuple[int, int]) -> WallLayout:

@@ -253,6 +253,10 @@ def configure_simulate(parser: argparse.ArgumentParser) -> None:
     required.add_argument("--players", metavar="P", help="seats at the table")
     required.add_argument("--rules", metavar="PRESET", help=f"one of: {', '.join(PRESETS)}")
     parser.add_argument("--rounds", metavar="R", help="rounds per game (default: the preset's)")
+    parser.add_argument("--set", metavar="N", help="play a double-N set (6, 9, 12, 15 or 18)")
+    parser.add_argument(
+        "--hand-size", metavar="T", help="tiles per hand instead of the deal table's"
+    )
     parser.add_argument(
         "--bots",
         default="greedy",
@@ -294,7 +298,16 @@ def _simulation(args: argparse.Namespace) -> Simulation:
         raise BotError(f"--rules is required: one of {', '.join(PRESETS)}")
     if args.rules not in PRESETS:
         raise BotError(f"--rules: no preset {args.rules!r}; presets: {', '.join(PRESETS)}")
-    overrides = {} if args.rounds is None else {"rounds": _count(args.rounds, "--rounds", 1)}
+    overrides: dict[str, int] = {}
+    asked = [f"--players {players}"]
+    for option, key, value in (
+        ("--rounds", "rounds", args.rounds),
+        ("--set", "set", args.set),
+        ("--hand-size", "hand_size", args.hand_size),
+    ):
+        if value is not None:
+            overrides[key] = _count(value, option, 1)
+            asked.append(f"{option} {value}")
     try:
         seed = int(args.seed)
     except ValueError:
@@ -304,8 +317,7 @@ def _simulation(args: argparse.Namespace) -> Simulation:
         options.deal_for(players)
     except RulesError as e:
         # The rounds a game may have depend on the set the player count is dealt.
-        asked = f"--players {players}" + ("" if args.rounds is None else f" --rounds {args.rounds}")
-        raise BotError(f"{asked}: {e}") from None
+        raise BotError(f"{' '.join(asked)}: {e}") from None
     names = [n.strip() for n in args.bots.split(",")]
     if not all(names):
         raise BotError(f"--bots: a bot name is missing in {args.bots!r}")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py import RoundhouseError
+from firmware_py.render import DEFAULT_LANGUAGE, languages
 
 DEFAULT_CONFIG = Path("/etc/roundhouse/table.toml")
 DEFAULT_DATABASE = Path("/var/lib/roundhouse/roundhouse.db")
@@ -49,6 +50,7 @@ class SeatConfig:
     name: str
     draw_pin: int
     pass_pin: int
+    language: str = DEFAULT_LANGUAGE  # the seat's own, else the table's
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class ScreenConfig:
     width: int
     height: int
     fullscreen: bool
+    language: str | None = None  # None: the table's language
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,7 @@ class Config:
     pass_hold_s: float
     watchdog: bool
     display: DisplayConfig
+    language: str = DEFAULT_LANGUAGE  # the table-wide default
 
     @property
     def preset(self) -> str:
@@ -202,8 +206,9 @@ class _Parser:
         from hardware.rfid import PROTOCOLS
 
         self.unknown(data, ("hand_mode", "rules", "buttons", "seats", "readers", "service",
-                            "display"), "")
-        seats = self.seats(data.get("seats"))
+                            "display", "language"), "")
+        language = self.language(data, "language", "language", DEFAULT_LANGUAGE)
+        seats = self.seats(data.get("seats"), language)
         readers = self.readers(data.get("readers", []), len(seats), PROTOCOLS)
         rules, presets = self.rules(data.get("rules", "classic"), len(seats))
         buttons = self.table(data, "buttons", "buttons")
@@ -235,6 +240,7 @@ class _Parser:
                                        0.3, 10, "seconds"),
             watchdog=self.boolean(service, "watchdog", "service.watchdog", True),
             display=self.display(self.table(data, "display", "display")),
+            language=language,
         )
         if self.problems:
             raise ConfigError(self.problems)
@@ -260,7 +266,13 @@ class _Parser:
                          f"expected a path of at most {SOCKET_PATH_MAX_BYTES} bytes (the limit "
                          f"of a Unix socket), got {size} bytes: {path}")
 
-    def seats(self, value: object) -> tuple[SeatConfig, ...]:
+    def language(self, data: Mapping[str, Any], key: str, path: str, default: str) -> str:
+        codes = languages()
+        return str(self.get(data, key, path, default,
+                            lambda v: isinstance(v, str) and v in codes,
+                            "a language code, one of " + ", ".join(codes)))
+
+    def seats(self, value: object, language: str) -> tuple[SeatConfig, ...]:
         what = "an array of tables ([[seats]]), one per seat"
         if value is None:
             self.problem("seats", f"missing (expected {what})")
@@ -276,7 +288,7 @@ class _Parser:
         names: dict[str, int] = {}
         for i, seat in enumerate(value):
             key = f"seats[{i}]"
-            self.unknown(seat, ("name", "draw_pin", "pass_pin"), key)
+            self.unknown(seat, ("name", "draw_pin", "pass_pin", "language"), key)
             name = str(self.get(seat, "name", f"{key}.name", f"Seat {i + 1}",
                                 lambda v: isinstance(v, str) and 0 < len(v.strip()) <= 24,
                                 "a name of 1..24 characters")).strip()
@@ -299,7 +311,9 @@ class _Parser:
                     pins[pin] = f"{key}.{button}"
                 seat_pins[button] = pin
             seats.append(SeatConfig(i, name, seat_pins.get("draw_pin", -1),
-                                    seat_pins.get("pass_pin", -1)))
+                                    seat_pins.get("pass_pin", -1),
+                                    self.language(seat, "language", f"{key}.language",
+                                                  language)))
         return tuple(seats)
 
     def readers(self, value: object, seat_count: int,
@@ -398,8 +412,13 @@ class _Parser:
         except BadOptions as err:
             self.problem("rules", str(err))
             return "classic", tuple(presets)
-        if seat_count and (why := deals(parsed)):
-            self.problem("seats", why)
+        try:
+            if seat_count:
+                parsed.deal_for(seat_count)
+        except BadDeal as err:
+            self.problem("seats", str(err))
+        except BadOptions as err:  # more rounds than the set has
+            self.problem("rules.rounds", str(err))
         return rules, tuple(presets)
 
     def display(self, data: Mapping[str, Any]) -> DisplayConfig:
@@ -410,7 +429,7 @@ class _Parser:
         for name, default in defaults.items():
             screen = self.table(data, name, f"display.{name}")
             key = f"display.{name}"
-            self.unknown(screen, ("width", "height", "fullscreen"), key)
+            self.unknown(screen, ("width", "height", "fullscreen", "language"), key)
             screens[name] = ScreenConfig(
                 width=self.int_in(screen, "width", f"{key}.width", default.width, 160, 7680,
                                   "pixels"),
@@ -418,6 +437,8 @@ class _Parser:
                                    4320, "pixels"),
                 fullscreen=self.boolean(screen, "fullscreen", f"{key}.fullscreen",
                                         default.fullscreen),
+                language=(self.language(screen, "language", f"{key}.language", "en")
+                          if "language" in screen else None),
             )
         return DisplayConfig(**screens)
 

@@ -68,7 +68,10 @@ class ViewPublisher:
 
     A new client first gets the latest view, then every view after it while it keeps
     up. A client more than `BACKLOG` views behind skips to the latest one. `publish`
-    only appends to a bounded history and wakes the I/O thread, so it never blocks.
+    only appends to a bounded history and wakes the I/O thread, so it never blocks. At
+    most `MAX_SCREENS` are served; one more gets a `{"refused": ...}` line and is closed.
+    No error of `accept` stops the thread: out of file descriptors, it pauses accepting
+    and goes on serving the screens it has.
     """
 
     def __init__(self, path: Path) -> None:
@@ -84,6 +87,7 @@ class ViewPublisher:
         self._refusal = (json.dumps({"refused": f"this table already serves {MAX_SCREENS} "
                                      "screens: close one and connect again"}) + "\n").encode()
         self.screens = 0  # served now (read by tests and benchmarks)
+        self._starved = False  # accept() failed and has not worked since
 
     def start(self) -> None:
         try:
@@ -190,8 +194,12 @@ class ViewPublisher:
                 return True
             except OSError as err:
                 # Out of file descriptors, or memory: the screens already there go on.
-                log.warning("view socket: cannot take a new screen now: %s", err)
+                if not self._starved:
+                    log.warning("view socket: cannot take a new screen now: %s; the "
+                                "screens already there are still served", err)
+                    self._starved = True
                 return False
+            self._starved = False
             if len(clients) >= MAX_SCREENS:
                 with contextlib.suppress(OSError):
                     sock.send(self._refusal)
@@ -356,6 +364,11 @@ class Service:
                     if event is _WAKE:
                         break
                     _log_reader(event)
+                    if self.journal.stale:
+                        # Each input after a read-only refusal finds out afresh whether
+                        # the disk writes again.
+                        with self.registry.closed():
+                            self.journal.reconnect()
                     if self.table.handle(event):
                         self.publisher.publish(self.table.view())
                 if interval is not None and time.monotonic() - last_ping >= interval:

@@ -23,6 +23,7 @@ from typing import Literal
 
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.unitfile import Unit, read_unit
+from hardware.probe import Heard
 
 Level = Literal["ok", "warn", "FAIL"]
 SRC = "/opt/roundhouse/src"
@@ -162,11 +163,9 @@ def check_unit(machine: Machine, config: Config | None) -> Iterator[Finding]:
     except OSError:
         yield Finding("FAIL", f"the service is not installed: no {machine.unit}", UNIT_FIX)
         return
-    before = 0
-    for finding in _sandbox_problems(unit, machine, config):
-        before += 1
-        yield finding
-    if not before:
+    problems = list(_sandbox_problems(unit, machine, config))
+    yield from problems
+    if not problems:
         yield Finding("ok", f"{machine.unit}: its sandbox leaves the GPIO, the readers and "
                             "the board's revision visible")
 
@@ -192,6 +191,18 @@ def _sandbox_problems(unit: Unit, machine: Machine, config: Config | None) -> It
     if unit.last("PrivateUsers", "no") in ("yes", "true", "1", "on"):
         yield Finding("FAIL", f"{where}: PrivateUsers=yes maps the gpio and dialout groups to "
                               "nobody: the devices are locked away", UNIT_FIX)
+    exec_start = unit.last("ExecStart").lstrip("@-:+!").split()
+    if exec_start and not Path(exec_start[0]).is_file():
+        yield Finding("FAIL", f"{where}: ExecStart= runs {exec_start[0]}, which does not exist",
+                      f"install the program (docs/install.md, step 2): sudo python3 -m venv "
+                      f"/opt/roundhouse/venv && sudo /opt/roundhouse/venv/bin/pip install "
+                      f"'{SRC}[pi]'")
+    if "--config" in exec_start[:-1]:
+        started = Path(exec_start[exec_start.index("--config") + 1])
+        if started != machine.config:
+            yield Finding("warn", f"{where}: the service starts with {started}, the doctor "
+                                  f"checked {machine.config}",
+                          f"roundhouse doctor --config {started}")
     if unit.last("User") != machine.user:
         yield Finding("FAIL", f"{where}: User={unit.last('User')} instead of {machine.user}",
                       UNIT_FIX)
@@ -324,11 +335,29 @@ def _owner_text(path: Path, machine: Machine) -> str:
     return f"group {names.get(info.st_gid, info.st_gid)}, mode {stat.S_IMODE(info.st_mode):04o}"
 
 
+def _soc(proc: Path) -> str | None:
+    """The board's system on chip ("BCM2712" on a Pi 5), or None if not known."""
+    from gpiozero.pins.pi import PiBoardInfo
+
+    try:
+        revision = board_revision(proc)
+        return str(PiBoardInfo.from_revision(revision).soc) if revision is not None else None
+    except Exception:  # no revision, or a board newer than this gpiozero
+        return None
+
+
 def check_readers(machine: Machine, config: Config, account: Account | None) -> Iterator[Finding]:
     from hardware.probe import identify
 
+    pi5 = _soc(machine.proc) == "BCM2712"
     for reader in config.readers:
         pad = f"pad {reader.pad}"
+        if pi5 and reader.url in ("/dev/serial0", "/dev/ttyAMA10"):
+            yield Finding("FAIL", f"{pad}: on a Raspberry Pi 5 {reader.url} is the 3-pin debug "
+                                  "connector, not the header's UART (pins 8 and 10)",
+                          "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and set "
+                          f'url = "/dev/ttyAMA0" for pad {reader.pad} in {machine.config}')
+            continue
         if "://" in reader.url:
             yield Finding("ok", f"{pad}: {reader.url} is not a local device; not tried")
             continue
@@ -352,12 +381,16 @@ def check_readers(machine: Machine, config: Config, account: Account | None) -> 
         yield _reader_finding(pad, shown, reader.protocol, found, tries, machine)
 
 
+READER_NAMES = {"rdm6300": "an RDM6300", "pn532": "a PN532", "lines": "a line reader"}
+
+
 def _reader_finding(pad: str, shown: str, expected: str, found: str | None,
-                    tries: list, machine: Machine) -> Finding:
+                    tries: list[Heard], machine: Machine) -> Finding:
     first = tries[0]
+    name = READER_NAMES.get(expected, expected)
     if found == expected:
         what = "answers" if expected == "pn532" else f"read the tag {first.uids[0]}"
-        return Finding("ok", f"{pad}: {shown}: a {expected} reader {what}")
+        return Finding("ok", f"{pad}: {shown}: {name} {what}")
     if found is not None:
         return Finding("FAIL", f"{pad}: {shown} speaks {found}, the configuration says "
                                f"{expected}",
@@ -375,8 +408,8 @@ def _reader_finding(pad: str, shown: str, expected: str, found: str | None,
     bad = sum(t.bad_frames for t in tries)
     noise = f" ({bad} bad frames: a wrong protocol, baud rate or a loose wire?)" if bad else ""
     return Finding("warn", f"{pad}: {shown} opens, but no tag was read{noise}",
-                   f"a {expected} reader says nothing until a tag lies on it: lay one on "
-                   "the pad and run the doctor again")
+                   f"{name} says nothing until a tag lies on it: lay one on the pad and "
+                   "run the doctor again")
 
 
 # --- the screens, the journal, the clock ----------------------------------------------
@@ -455,10 +488,10 @@ def diagnose(machine: Machine) -> list[Finding]:
     try:
         config = load_config(machine.config)
     except ConfigError as err:
-        findings += [Finding("FAIL", problem) for problem in err.problems]
-        findings[-1] = Finding("FAIL", findings[-1].text,
-                               f"roundhouse check-config {machine.config} (docs/install.md, "
-                               "step 5)")
+        *others, last = err.problems
+        findings += [Finding("FAIL", problem) for problem in others]
+        findings.append(Finding("FAIL", last, f"roundhouse check-config {machine.config} "
+                                              "(docs/install.md, step 5)"))
     else:
         findings.append(Finding("ok", f"the configuration {machine.config} is valid"))
     findings += check_unit(machine, config)

@@ -5,7 +5,9 @@ A generic append-only log of JSON entries per game; what an entry means belongs 
 returns, so a `kill -9` or a pulled plug loses nothing the screens showed. The file
 carries our `application_id`, so a foreign or damaged database is reported and never
 silently reset; `move_aside=True` renames it `NAME.broken-YYYYmmdd-HHMMSS` and starts
-fresh. The tag registry (`hardware.tags`, tables `tag_*`) lives in the same file.
+fresh. A disk that takes no writes (full, read-only) is told apart from a damaged
+file: the journal is sound and is never moved aside for it. The tag registry
+(`hardware.tags`, tables `tag_*`) lives in the same file.
 """
 
 from __future__ import annotations
@@ -65,8 +67,10 @@ class JournalError(RoundhouseError):
 
 
 class JournalDamaged(JournalError):
-    """The file at the journal's path is not a journal this version can read: damaged,
-    foreign or too new. Only such a file is ever moved aside."""
+    """The file at the journal's path is damaged (SQLite finds it corrupt, or it fails
+    the integrity check) or is not a Roundhouse journal at all. Only such a file is ever
+    moved aside; a journal on a full or read-only disk, or one from a newer version, is
+    sound and never is."""
 
 
 class JournalUnwritable(JournalError):
@@ -132,7 +136,10 @@ class Journal:
         # One controller thread writes; the connection is made on the starting thread.
         self._lock = threading.Lock()
         self._holder: int | None = None
-        self._stale = False
+        # Opened while its file system was read-only, SQLite's connection stays read-only
+        # for good: `reconnect` (with every other connection to the file closed) sees
+        # whether the disk writes again.
+        self.stale = False
         self._copy: tempfile.TemporaryDirectory[str] | None = None
         self.moved_to: Path | None = None
         self._refuse_special()
@@ -142,8 +149,7 @@ class Journal:
             return
         self._holder = self._take_lock()
         try:
-            wal = _side(path, "-wal")
-            self.checked = check or (wal.exists() and wal.stat().st_size > 0)
+            self.checked = check or _side(path, "-wal").exists()
             try:
                 self._db = self._open(check=self.checked)
             except JournalDamaged:
@@ -298,9 +304,10 @@ class Journal:
         elif app_id != APPLICATION_ID:
             raise self._damaged(f"not a Roundhouse journal (application id {app_id:#x})")
         elif version > SCHEMA_VERSION:
-            raise self._damaged(
-                f"written by a newer Roundhouse (journal version {version}, this one reads "
-                f"up to {SCHEMA_VERSION}); upgrade Roundhouse")
+            # A sound journal, only newer: never moved aside.
+            raise JournalError(
+                f"{self.path}: written by a newer Roundhouse (journal version {version}, "
+                f"this one reads up to {SCHEMA_VERSION}); upgrade Roundhouse")
 
     def _damaged(self, what: str) -> JournalDamaged:
         return JournalDamaged(f"{self.path}: {what}; start with --move-aside to keep it "
@@ -341,17 +348,11 @@ class Journal:
         """One write under the lock; a failed write is a `JournalUnwritable` (disk full,
         read-only) or a `JournalError` saying so, and leaves no transaction open."""
         with self._lock:
-            if self._stale:
-                # Opened while its file system was read-only, SQLite's connection stays
-                # read-only for good: a fresh one sees whether the disk writes again.
-                self._db.close()
-                self._db = self._open(check=False)
-                self._stale = False
             try:
                 yield
             except sqlite3.Error as err:
                 self._roll_back()
-                self._stale = getattr(err, "sqlite_errorcode", 0) & 0xFF == 8  # READONLY
+                self.stale = getattr(err, "sqlite_errorcode", 0) & 0xFF == 8  # READONLY
                 failed = self._failed(err, "cannot write the journal")
                 if not isinstance(failed, JournalUnwritable):
                     failed = JournalError(f"{self.path}: cannot write the journal: {err}")
@@ -359,6 +360,13 @@ class Journal:
             except BaseException:
                 self._roll_back()
                 raise
+
+    def reconnect(self) -> None:
+        """A fresh connection, for a journal whose writes were refused as read-only."""
+        with self._lock:
+            self._db.close()
+            self._db = self._open(check=False)
+            self.stale = False
 
     def _roll_back(self) -> None:
         # SQLite may have rolled back by itself (a full disk does that): nothing to undo.

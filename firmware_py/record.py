@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py import RoundhouseError
+from firmware_py.render import DEFAULT_LANGUAGE, languages, render
 from firmware_py.rules import (
     MEXICAN,
     Action,
@@ -72,6 +73,7 @@ class Replay:
     state: State
     error: dict[str, Any] | None = None
     states: list[State] = field(default_factory=list)
+    refusal: IllegalMove | None = None
 
     def to_json(self) -> dict[str, Any]:
         out = state_to_json(self.state)
@@ -300,8 +302,8 @@ def read_record(path: str | Path) -> Record:
         ) from None
     except RecursionError:
         raise RecordError(f"{shown}: not a game record: its JSON is nested too deeply") from None
-    except ValueError as e:  # a number of more digits than Python converts
-        raise RecordError(f"{shown}: not valid JSON: {quoted(str(e))}") from None
+    except ValueError:  # a number of more digits than Python converts (4300)
+        raise RecordError(f"{shown}: not a game record: a number has thousands of digits") from None
     try:
         return parse_record(obj)
     except RecordError as e:
@@ -352,7 +354,9 @@ def replay(record: Record, keep_states: bool = False) -> Replay:
             try:
                 after = apply(state, move)
             except IllegalMove as e:
-                result.error = {"move": j, "round": state.round, "reason": str(e)}
+                result.error = {"move": j, "round": state.round, "reason": str(e),
+                                "code": e.code}
+                result.refusal = e
                 return result
             except RulesError as e:
                 raise _fail(f"{where}.moves[{j}]", str(e)) from None
@@ -438,6 +442,8 @@ def write_record(record: Mapping[str, Any], path: str | Path) -> None:
 
 def configure_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the game record (JSON) to apply")
+    parser.add_argument("--lang", default=DEFAULT_LANGUAGE, choices=languages(),
+                        help="the language of error.reason (default: English)")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -460,5 +466,7 @@ def run_replay(args: argparse.Namespace) -> int:
     except Exception as e:  # the command promises one line, never a traceback
         print(f"{path}: cannot replay this record: {quoted(str(e))}", file=sys.stderr)
         return 2
+    if result.error is not None and result.refusal is not None and args.lang != DEFAULT_LANGUAGE:
+        result.error["reason"] = render(result.refusal.message, args.lang)
     print(json.dumps(result.to_json()))
     return 0 if result.error is None else 1

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from firmware_py import RoundhouseError
+from firmware_py.render import render
 from firmware_py.rules import (
     MEXICAN,
     PRESETS,
@@ -706,4 +707,4 @@ class Driver:
             time.sleep(POLL_S)
         rejection = table.rejection
         if rejection is not None and rejection is not before[1] and not refusal_expected:
-            raise SimError(f"the table refused a bot: {rejection['text']}")
+            raise SimError(f"the table refused a bot: {render(rejection['message'], 'en')}")

@@ -16,11 +16,13 @@ docs/table.md tells the players' side.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from firmware_py import messages as say
 from firmware_py.journal import JournalUnwritable
+from firmware_py.messages import Message, message
+from firmware_py.render import languages
 from firmware_py.rules import (
     MEXICAN,
     Draw,
@@ -111,6 +113,8 @@ class Table:
             r.pad: (False, "starting") for r in config.readers
         }
         self._rejection: dict[str, Any] | None = None
+        # Languages chosen with the language card, by table seat, until a restart.
+        self._languages: dict[int, str] = {}
         self._abandon_armed = False
         self._game: Game | None = None
         self._game_id: int | None = None
@@ -175,18 +179,18 @@ class Table:
         try:
             return self._dispatch(event)
         except Refused as refusal:
-            self._reject(self._view_seat(getattr(event, "seat", None)), str(refusal))
-        except RulesError as err:
+            self._reject(self._view_seat(getattr(event, "seat", None)), refusal.message)
+        except IllegalMove as err:
             # A button names who acted (a seat's reveal); a tap is played for the turn.
             seat = self._view_seat(getattr(event, "seat", None))
             m = self._moment()
             if seat is None and m is not None:
                 seat = m.state.turn
-            self._reject(seat, self._speak(str(err)))
+            self._reject(seat, err.message)
         except JournalUnwritable as err:
             # Every input is journaled before the table takes it: this one was not taken.
             log.warning("an input was refused: %s", err)
-            self._reject(None, _UNSAVED_FULL if err.full else _UNSAVED_DISK)
+            self._reject(None, message(say.UNSAVED_FULL if err.full else say.UNSAVED_DISK))
         return True
 
     def _dispatch(self, event: Event) -> bool:
@@ -220,7 +224,7 @@ class Table:
     def _button(self, seat: int, button: Button, *, held: bool) -> bool:
         self._abandon_armed = False
         if seat not in self._seat_config:
-            raise Refused(f"Seat {seat} is not part of this table.")
+            raise Refused(say.NOT_AT_TABLE, number=seat)
         game, m = self._game, self._moment()
         if game is None or m is None:
             return self._lobby_button(seat, button, held=held)
@@ -230,9 +234,9 @@ class Table:
             if button is Button.DRAW:
                 self._game, self._history, self._game_id = None, [], None
                 return self._lobby_button(seat, button, held=held)
-            raise Refused("The game is over: hold DRAW for a new game with the same seats.")
+            raise Refused(say.OVER_HOLD_DRAW)
         if seat not in game.seats:
-            raise Refused(f"{self._name(seat)} is not in this game.")
+            raise Refused(say.NOT_IN_GAME, text=self._name(seat))
         me = game.seats.index(seat)
         if held:
             if button is Button.PASS:
@@ -240,11 +244,11 @@ class Table:
             if m.stage == "summary":
                 return self._commit({"t": "next"})
             # Held, DRAW does nothing here; a plain press would have.
-            raise Refused("Holding DRAW does nothing now: press it and let go.")
+            raise Refused(say.HOLD_DRAW_NOTHING)
         if m.stage == "lead":
             if button is Button.DRAW:
                 return self._commit({"t": "lead", "seat": me})
-            raise Refused("Press DRAW to lead this round.")
+            raise Refused(say.PRESS_DRAW_LEAD)
         if m.stage == "hunt":
             if button is Button.DRAW:
                 return self._commit({"t": "hunt", "seat": me})
@@ -253,15 +257,15 @@ class Table:
             if button is Button.PASS:
                 tiles = m.shown[me] if m.shown else ()
                 return self._act(Reveal(me, tuple(tiles)))
-            raise Refused("Tap your leftover tiles on your own pad, then PASS.")
+            raise Refused(say.WAIT_REVEAL)
         if m.stage != "play":
             raise Refused(game.waiting_for(m))
         if me != m.state.turn:
-            turn = m.state.turn
-            whose = self._name(game.seats[turn]) if turn is not None else "nobody"
-            raise Refused(f"Not your turn: it's {whose}'s turn.")
+            if m.state.turn is None:
+                raise Refused(say.NOBODYS_TURN)
+            raise Refused(say.NOT_YOUR_TURN, seat=m.state.turn)
         if m.drawing is not None:
-            raise Refused(f"{self._name(seat)}: tap the tile you drew on your own pad.")
+            raise Refused(say.TAP_DRAWN_FIRST, seat=me)
         if button is Button.PASS:
             return self._act(Pass(me))
         if not game.tracked:
@@ -269,15 +273,15 @@ class Table:
         if not any(isinstance(a, Draw) for a in legal_actions(m.state)):
             # The engine's own sentence says why drawing is not allowed now.
             apply(m.state, Draw(me))
-            raise Refused(f"{self._name(seat)} cannot draw now.")
+            raise Refused(say.CANNOT_DRAW, seat=me)
         return self._commit({"t": "drawing", "seat": me})
 
     def _lobby_button(self, seat: int, button: Button, *, held: bool) -> bool:
         if button is Button.PASS:
-            raise Refused("Press DRAW to join or leave; hold DRAW to start.")
+            raise Refused(say.LOBBY_PASS)
         if held:
             if seat not in self._joined:
-                raise Refused(f"{self._name(seat)}: press DRAW to join first.")
+                raise Refused(say.JOIN_FIRST, seat=self._view_seat(seat))
             return self._new_game(same_seats=False)
         if seat in self._joined:
             self._joined.remove(seat)
@@ -292,39 +296,39 @@ class Table:
             # Abandoning a game is confirmed by the very next input only.
             self._abandon_armed = False
         if binding is None:
-            raise Refused(f"Unknown tag {uid} on {self._pad_name(pad)}.")
+            raise Refused(say.UNKNOWN_TAG, text=uid, pad=self._pad_name(pad))
         if binding.kind == "marker":
             self._markers.setdefault(pad, set()).add(binding.value)
             return True
         if binding.kind == "card":
-            return self._card(binding.value)
+            return self._card(binding.value, pad)
         if binding.kind != "tile":
-            raise Refused(f"Tag {uid} is bound to something the table does not use.")
+            raise Refused(say.TAG_UNUSED, text=uid)
         tile = Tile.parse(binding.value)
         game, m = self._game, self._moment()
         if game is None or m is None:
-            raise Refused("No game is running: press DRAW to join, hold DRAW to start.")
+            raise Refused(say.NO_GAME)
         if m.stage == "over":
-            raise Refused("The game is over: hold DRAW for a new game with the same seats.")
+            raise Refused(say.OVER_HOLD_DRAW)
         owner = self._pad_owner(game, pad)
         if m.stage == "deal":
             if owner is None:
-                raise Refused("Tap your dealt tiles on your own pad.")
+                raise Refused(say.DEAL_OWN_PAD)
             return self._commit({"t": "dealt", "seat": owner, "tile": str(tile)})
         if m.stage == "hunt":
             if tile is not game.next_engine(m.state):
                 raise Refused(game.waiting_for(m))
             if owner is None:
-                raise Refused(f"Tap the {tile} on your own pad.")
+                raise Refused(say.ENGINE_OWN_PAD, tile=str(tile))
             return self._commit({"t": "holder", "seat": owner})
         if m.stage == "reveal":
             if owner is None:
-                raise Refused("Tap your leftover tiles on your own pad.")
+                raise Refused(say.REVEAL_OWN_PAD)
             if tile.high > game.set_size:
-                raise Refused(f"The {tile} is not in this game's double-{game.set_size} set.")
+                raise Refused(say.NOT_IN_SET, tile=str(tile), set=game.set_size)
             for other, shown in enumerate(m.shown):
                 if other != owner and tile in shown:
-                    raise Refused(f"The {tile} is already shown by {game.names[other]}.")
+                    raise Refused(say.SHOWN_BY_OTHER, tile=str(tile), other_seat=other)
             return self._commit({"t": "shown", "seat": owner, "tile": str(tile)})
         if m.stage != "play":
             raise Refused(game.waiting_for(m))
@@ -333,12 +337,11 @@ class Table:
             raise Refused(game.waiting_for(m))
         if m.drawing is not None:
             if owner != m.drawing:
-                raise Refused(f"{game.names[m.drawing]}: tap the tile you drew on your own pad.")
+                raise Refused(say.TAP_DRAWN_FIRST, seat=m.drawing)
             return self._act(Draw(m.drawing, tile))
         train: TrainId | None = MEXICAN if pad == MEXICAN else owner
         if train is None:
-            where = self._pad_name(pad)
-            raise Refused(f"{where[0].upper()}{where[1:]} is not a train of this game.")
+            raise Refused(say.NOT_A_TRAIN, pad=self._pad_name(pad))
         return self._play(game, m, Play(turn, tile, train))
 
     def _play(self, game: Game, m: Moment, play: Play) -> bool:
@@ -356,15 +359,17 @@ class Table:
         assert refusal is not None
         raise refusal
 
-    def _card(self, card: str) -> bool:
+    def _card(self, card: str, pad: str) -> bool:
         if card != "new_game":
             self._abandon_armed = False
+        if card == "language":
+            return self._next_language(pad)
         if card == "undo":
             return self._undo(by=None)
         if card == "next_preset":
             m = self._moment()
             if self._game is not None and m is not None and m.stage != "over":
-                raise Refused("The preset can change between games only.")
+                raise Refused(say.PRESET_BETWEEN)
             if self._game is not None:
                 # From the final ranking to the lobby, where the preset is shown.
                 self._game, self._history, self._game_id = None, [], None
@@ -382,13 +387,13 @@ class Table:
                 return self._new_game(same_seats=True)
             if not self._abandon_armed:
                 self._abandon_armed = True
-                raise Refused("A game is running: tap the new-game card again to abandon it.")
+                raise Refused(say.ABANDON_CONFIRM)
             self._abandon_armed = False
             self._finish(abandoned=True)
             self._game, self._history, self._game_id = None, [], None
             self._rejection = None
             return True
-        raise Refused(f"The {card} card is not for playing: the table ignores it.")
+        raise Refused(say.CARD_UNUSED, text=card)
 
     # --- accepted inputs ----------------------------------------------------------------
 
@@ -410,11 +415,11 @@ class Table:
     def _undo(self, *, by: int | None) -> bool:
         game, m = self._game, self._moment()
         if game is None or m is None or self._game_id is None:
-            raise Refused("There is nothing to undo.")
+            raise Refused(say.NOTHING_TO_UNDO)
         if len(self._history) < 2:
-            raise Refused("There is nothing to undo.")
+            raise Refused(say.NOTHING_TO_UNDO)
         if by is not None and m.actor != by:
-            raise Refused(f"{game.names[by]} has nothing to undo: the last move was not yours.")
+            raise Refused(say.NOT_YOURS_TO_UNDO, seat=by)
         self._abandon_armed = False
         # At the ranking the last move goes with the result it gave (a wrong leftover
         # tile shown): both in one write.
@@ -426,7 +431,7 @@ class Table:
     def _new_game(self, *, same_seats: bool) -> bool:
         seats = list(self._game.seats) if same_seats and self._game else sorted(self._joined)
         if len(seats) < 2:
-            raise Refused("At least two seats must join: press DRAW at your seat.")
+            raise Refused(say.TWO_SEATS)
         leader = self._joined[0] if self._joined and self._joined[0] in seats else seats[0]
         try:
             game = Game(
@@ -438,7 +443,10 @@ class Table:
             )
             opening = game.opening()
         except RulesError as err:
-            raise Refused(str(err)) from err
+            raise Refused(
+                say.CANNOT_DEAL, text=preset_name(self._rules), n=len(seats),
+                players=_spans(_player_counts(self._rules)),
+            ) from err
         self._game_id = self._journal.begin_game(game.meta())
         self._game, self._history = game, [opening]
         self._joined = [leader] + [s for s in seats if s != leader]
@@ -460,8 +468,8 @@ class Table:
             "abandoned": abandoned,
         }
 
-    def _reject(self, seat: int | None, text: str) -> None:
-        self._rejection = {"seat": seat, "text": text}
+    def _reject(self, seat: int | None, said: Message) -> None:
+        self._rejection = {"seat": seat, "message": said}
 
     # --- small lookups ------------------------------------------------------------------
 
@@ -472,10 +480,16 @@ class Table:
         config = self._seat_config.get(seat)
         return config.name if config else f"Seat {seat}"
 
-    def _pad_name(self, pad: str) -> str:
+    def _pad_name(self, pad: str) -> Message:
+        """A pad as a message: whose it is, by the seat's place in the view if it has one."""
         if pad == MEXICAN:
-            return "the Mexican train's pad"
-        return f"{self._name(int(pad))}'s pad" if pad.isdigit() else f"pad {pad!r}"
+            return message(say.PAD_MEXICAN)
+        if not pad.isdigit():
+            return message(say.PAD_OTHER, text=repr(pad))
+        seat = self._view_seat(int(pad))
+        if seat is None:
+            return message(say.PAD_NAMED, text=self._name(int(pad)))
+        return message(say.PAD_OF_SEAT, seat=seat)
 
     @staticmethod
     def _pad_owner(game: Game, pad: str) -> int | None:
@@ -484,24 +498,37 @@ class Table:
             return game.seats.index(int(pad))
         return None
 
-    def _speak(self, text: str) -> str:
-        """The engine's sentence with the players' names for its seat numbers."""
-        game = self._game
-        if game is None:
-            return text
+    def _language(self, seat: int) -> str:
+        if seat in self._languages:
+            return self._languages[seat]
+        config = self._seat_config.get(seat)
+        return config.language if config else self._config.language
 
-        def name(match: re.Match[str]) -> str:
-            seat = int(match.group(1))
-            return game.names[seat] if seat < game.players else match.group(0)
+    def _next_language(self, pad: str) -> bool:
+        """The language card on a seat's own pad: that seat reads the next language."""
+        if not pad.isdigit() or int(pad) not in self._seat_config:
+            raise Refused(say.LANGUAGE_OWN_PAD)
+        seat = int(pad)
+        codes = languages()
+        current = self._language(seat)
+        index = codes.index(current) + 1 if current in codes else 0
+        self._languages[seat] = codes[index % len(codes)]
+        return True
 
-        return _SEAT.sub(name, text)
+    def _languages_view(self) -> dict[str, str]:
+        """The table's language and the wall's (the table screen speaks each seat's)."""
+        wall = self._config.display.wall.language
+        return {"language": self._config.language,
+                "wall_language": wall or self._config.language}
 
     def _view_seat(self, seat: int | None) -> int | None:
-        """A table seat as the view numbers it: its place among the game's seats."""
+        """A table seat as the view numbers it: its place among the game's seats, or in
+        the lobby among the table's seats."""
         game = self._game
-        if seat is None or game is None:
-            return seat
-        return game.seats.index(seat) if seat in game.seats else None
+        if seat is None:
+            return None
+        seats = game.seats if game is not None else self.seat_numbers
+        return seats.index(seat) if seat in seats else None
 
     # --- the public view ----------------------------------------------------------------
 
@@ -519,6 +546,7 @@ class Table:
                 {
                     "seat": e,
                     "name": game.names[e],
+                    "language": self._language(seat),
                     "joined": True,
                     "hand": self._hand(game, m, e),
                     "one_tile": e in self._one_tile(m),
@@ -549,6 +577,7 @@ class Table:
             }
         return {
             "version": VIEW_VERSION,
+            **self._languages_view(),
             "phase": "deal" if m.stage == "play" and not state.engine_laid else _PHASES[m.stage],
             "preset": game.preset,
             "options": {k: game.option(k) for k in KEY_OPTIONS},
@@ -568,7 +597,7 @@ class Table:
             "boneyard": self._boneyard(game, m),
             "prompt": self._prompt(game, m),
             "rejection": self._rejection,
-            "alerts": self._alerts(game, m) if started else [],
+            "alerts": self._alerts(game, m) if started else self._reader_alerts(),
             "scores": [list(row) for row in state.scores],
             "round_engines": list(m.engines[: len(state.scores)]),
             "totals": list(state.totals),
@@ -604,13 +633,14 @@ class Table:
         rounds = options.rounds
         joined = len(self._joined)
         if joined == 0:
-            prompt = "Press DRAW at your seat to join"
+            prompt = message(say.LOBBY_JOIN)
         elif joined == 1:
-            prompt = "Press DRAW at your seat to join; two seats are needed"
+            prompt = message(say.LOBBY_JOIN_TWO)
         else:
-            prompt = f"{joined} seats joined: hold DRAW or tap the new-game card to start"
+            prompt = message(say.LOBBY_START, n=joined)
         return {
             "version": VIEW_VERSION,
+            **self._languages_view(),
             "phase": "lobby",
             "preset": preset_name(self._rules),
             "options": {k: getattr(options, k) for k in KEY_OPTIONS},
@@ -625,6 +655,7 @@ class Table:
                 {
                     "seat": s.seat,
                     "name": s.name,
+                    "language": self._language(s.seat),
                     "joined": s.seat in self._joined,
                     "hand": 0,
                     "one_tile": False,
@@ -639,7 +670,7 @@ class Table:
             "boneyard": 0,
             "prompt": prompt,
             "rejection": self._rejection,
-            "alerts": [],
+            "alerts": self._reader_alerts(),
             "scores": [],
             "round_engines": [],
             "totals": [0] * len(self._config.seats),
@@ -684,81 +715,75 @@ class Table:
             return len(game.set_tiles()) - out - (1 if game.set_aside else 0)
         return int(m.state.boneyard_count)
 
-    def _prompt(self, game: Game, m: Moment) -> str | None:
-        state, names = m.state, game.names
+    def _prompt(self, game: Game, m: Moment) -> Message | None:
+        state = m.state
         if m.stage in ("lead", "deal", "hunt"):
             return self._deal_prompt(game, m)
         if m.stage == "reveal":
-            waiting = ", ".join(
-                f"{names[e]} {len(m.shown[e]) if m.shown else 0}/{state.hand_counts[e]}"
+            waiting = [
+                message(say.PROGRESS, seat=e, done=len(m.shown[e]) if m.shown else 0,
+                        of=state.hand_counts[e])
                 for e in state.awaiting_reveal
-            )
-            return f"Tap your leftover tiles on your own pad, then PASS ({waiting})"
+            ]
+            return message(say.REVEAL, waiting=waiting)
         if m.stage == "summary":
-            how = f"{names[state.went_out]} went out" if state.went_out is not None else "blocked"
-            return f"Round {state.round} over ({how}): hold DRAW for round {state.round + 1}"
+            if state.went_out is not None:
+                return message(say.SUMMARY_OUT, round=state.round, seat=state.went_out,
+                               next=state.round + 1)
+            return message(say.SUMMARY_BLOCKED, round=state.round, next=state.round + 1)
         if m.stage == "over":
-            winner = names[state.ranking[0]] if state.ranking else "nobody"
-            return f"Game over: {winner} wins. Hold DRAW for a new game with the same seats"
+            if state.ranking:
+                return message(say.OVER, winner_seat=state.ranking[0])
+            return message(say.OVER_NOBODY)
         return self._play_prompt(game, m)
 
-    def _deal_prompt(self, game: Game, m: Moment) -> str:
-        state, names = m.state, game.names
-        engine = game.next_engine(state)
+    def _deal_prompt(self, game: Game, m: Moment) -> Message:
+        state = m.state
+        engine = str(game.next_engine(state))
         if m.stage == "lead":
-            return (
-                f"Round {state.round + 1}: put the {engine} in the hub; "
-                "the first seat to press DRAW leads"
-            )
+            return message(say.LEAD, round=state.round + 1, tile=engine)
         if m.stage == "deal":
-            counts = ", ".join(
-                f"{n} {len(h)}/{game.hand_size}" for n, h in zip(names, m.dealt, strict=True)
-            )
-            hub = f"put the {engine} in the hub, then " if game.set_aside else ""
-            return f"Round {state.round + 1}: {hub}tap your dealt tiles on your own pad ({counts})"
-        hunter = names[m.hunter or 0]
-        return (
-            f"Round {state.round + 1}: take {game.hand_size} tiles each. Whoever has the "
-            f"{engine}, tap it on your own pad; nobody? {hunter}: press DRAW"
-        )
+            dealt = [
+                message(say.PROGRESS, seat=e, done=len(hand), of=game.hand_size)
+                for e, hand in enumerate(m.dealt)
+            ]
+            if game.set_aside:
+                return message(say.DEAL_ASIDE, round=state.round + 1, tile=engine, dealt=dealt)
+            return message(say.DEAL, round=state.round + 1, dealt=dealt)
+        return message(say.HUNT, round=state.round + 1, n=game.hand_size, tile=engine,
+                       seat=m.hunter or 0)
 
-    def _play_prompt(self, game: Game, m: Moment) -> str | None:
-        state, names = m.state, game.names
-        if state.turn is None:
+    def _play_prompt(self, game: Game, m: Moment) -> Message | None:
+        state = m.state
+        seat = state.turn
+        if seat is None:
             return None
-        name = names[state.turn]
         last = m.steps.action if m.steps is not None else None
-        fresh = ""
+        fresh: list[Message] = []
         if isinstance(last, StartRound):
             if not game.tracked:
-                fresh += f"Each seat takes {game.hand_size} tiles. "
+                fresh.append(message(say.TAKE_TILES, n=game.hand_size))
             if game.set_aside:
-                fresh += f"Put the {state.engine} in the hub. "
+                fresh.append(message(say.PUT_ENGINE, tile=str(state.engine)))
         if m.drawing is not None:
-            online, reason = self._readers.get(str(game.seats[state.turn]), (True, None))
+            online, reason = self._readers.get(str(game.seats[seat]), (True, None))
             if not online and reason != "starting":
-                return (f"{name}: your pad's reader is offline; reconnect it to tap the tile "
-                        "you drew, or hold PASS to take the DRAW back")
-            return f"{name}: tap the tile you drew on your own pad"
+                return message(say.DRAW_OFFLINE, seat=seat)
+            return message(say.TAP_DRAWN, seat=seat)
         if not state.engine_laid:
-            return f"{name}: press DRAW to look for the {state.engine}"
+            return message(say.FIND_ENGINE, seat=seat, tile=str(state.engine))
         if state.pending_doubles:
             train_id, tile = state.pending_doubles[0]
-            return f"{fresh}{name}: satisfy the {tile} on {self._train_title(game, train_id)}"
-        if isinstance(last, Draw) and last.seat == state.turn and last.tile is not state.engine:
+            return _after(fresh, message(say.SATISFY, seat=seat, tile=str(tile),
+                                         train=str(train_id)))
+        if isinstance(last, Draw) and last.seat == seat and last.tile is not state.engine:
             # (A draw that turned up the engine laid it: that seat leads the round.)
-            return f"{name}: play the drawn tile or PASS"
-        if game.option("first_turn") == "train" and not state.first_turn_done[state.turn]:
-            return f"{fresh}{name}: lay your train, then PASS"
+            return message(say.DRAWN, seat=seat)
+        if game.option("first_turn") == "train" and not state.first_turn_done[seat]:
+            return _after(fresh, message(say.LAY_TRAIN, seat=seat))
         if state.boneyard_count == 0:
-            return f"{fresh}{name}: play or PASS"
-        return f"{fresh}{name}: play or DRAW"
-
-    @staticmethod
-    def _train_title(game: Game, train_id: TrainId) -> str:
-        if isinstance(train_id, int):
-            return f"{game.names[train_id]}'s train"
-        return "the Mexican train"
+            return _after(fresh, message(say.PLAY_OR_PASS, seat=seat))
+        return _after(fresh, message(say.PLAY_OR_DRAW, seat=seat))
 
     @staticmethod
     def _one_tile(m: Moment) -> tuple[int, ...]:
@@ -768,9 +793,26 @@ class Table:
             return ()
         return tuple(e for e, count in enumerate(m.state.hand_counts) if count == 1)
 
-    def _alerts(self, game: Game, m: Moment) -> list[str]:
+    def _reader_alerts(self) -> list[dict[str, Any]]:
+        """One alert per offline reader, for the seat whose pad it reads (if in the view)."""
+        alerts = []
+        for pad, (online, reason) in self._readers.items():
+            if online or reason == "starting":
+                # A reader that has not reported yet is no news.
+                continue
+            seat = self._view_seat(int(pad)) if pad.isdigit() else None
+            where = self._pad_name(pad)
+            said = (message(say.READER_OFFLINE_WHY, pad=where, text=reason) if reason
+                    else message(say.READER_OFFLINE, pad=where))
+            alerts.append({"seat": seat, "message": said})
+        return alerts
+
+    def _alerts(self, game: Game, m: Moment) -> list[dict[str, Any]]:
         state = m.state
-        alerts = [f"{game.names[e]} has one tile left" for e in self._one_tile(m)]
+        alerts = [
+            {"seat": e, "message": message(say.ONE_TILE, seat=e)} for e in self._one_tile(m)
+        ]
+        alerts += self._reader_alerts()
         if m.stage != "play":
             return alerts
         before = self._history[-2].state if len(self._history) > 1 else None
@@ -780,11 +822,9 @@ class Table:
             astray = None if sensed else self._marker_astray(seat)
             if astray is not None:
                 where = self._pad_name(astray)
-                alerts.append(
-                    f"{game.names[e]}: move your marker from {where} to your own pad"
-                    if expected
-                    else f"{game.names[e]}: take your marker back from {where}"
-                )
+                said = (message(say.MARKER_MOVE, seat=e, pad=where) if expected
+                        else message(say.MARKER_BACK_FROM, seat=e, pad=where))
+                alerts.append({"seat": e, "message": said})
                 continue
             if sensed is None:
                 # Without a reader on that pad the table can only remind at the change.
@@ -793,17 +833,11 @@ class Table:
                     continue
                 sensed = was
             if expected and not sensed:
-                alerts.append(f"{game.names[e]}: put your marker out")
+                alerts.append({"seat": e, "message": message(say.MARKER_OUT, seat=e)})
             elif sensed and not expected:
-                alerts.append(f"{game.names[e]}: take your marker back")
+                alerts.append({"seat": e, "message": message(say.MARKER_BACK, seat=e)})
         return alerts
 
-
-_SEAT = re.compile(r"\b[Ss]eat (\d+)")
-
-# An input the journal could not write was not taken: the game is as it was.
-_UNSAVED_FULL = "The table's disk is full: nothing was lost. Free some space."
-_UNSAVED_DISK = "The table's disk takes no writes: nothing was lost. Check the disk."
 
 _PHASES = {
     "lead": "deal",
@@ -814,6 +848,38 @@ _PHASES = {
     "summary": "round_over",
     "over": "game_over",
 }
+
+
+def _player_counts(rules: str | dict[str, object]) -> list[int]:
+    """The numbers of players the rules deal for, at a table of up to 14 seats."""
+    options = Options.from_json(rules)
+    counts = []
+    for players in range(2, 15):
+        try:
+            options.deal_for(players)
+        except RulesError:
+            continue
+        counts.append(players)
+    return counts
+
+
+def _spans(numbers: list[int]) -> list[int | Message]:
+    """`[2, 3, 4, 7]` -> 2-4 and 7."""
+    runs: list[list[int]] = []
+    for k in numbers:
+        if runs and k == runs[-1][-1] + 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return [run[0] if len(run) == 1 else message(say.SPAN, low=run[0], high=run[-1])
+            for run in runs]
+
+
+def _after(before: list[Message], prompt: Message) -> Message:
+    """The sentences of a fresh round's start, then the prompt."""
+    for first in reversed(before):
+        prompt = message(say.SENTENCES, first=first, then=prompt)
+    return prompt
 
 
 def _train_view(train: Train) -> dict[str, Any]:

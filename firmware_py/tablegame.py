@@ -32,6 +32,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from firmware_py import RoundhouseError
+from firmware_py import messages as say
+from firmware_py.messages import Message, message
+from firmware_py.render import render
 from firmware_py.rules import (
     Draw,
     IllegalMove,
@@ -48,6 +51,7 @@ from firmware_py.rules import (
     new_game,
     set_tiles,
 )
+from firmware_py.rules.refusals import BONEYARD_EMPTY
 
 if TYPE_CHECKING:
     from firmware_py.rules import Action
@@ -58,7 +62,14 @@ class TableError(RoundhouseError):
 
 
 class Refused(RoundhouseError):
-    """An input the table does not accept now; the message is shown to the players."""
+    """An input the table does not accept now: `message` is shown to the players, and
+    `str()` is its English sentence (seats by number)."""
+
+    def __init__(self, message_id: str | Message, **args: Any) -> None:
+        self.message = (
+            message(message_id, **args) if isinstance(message_id, str) else message_id
+        )
+        super().__init__(render(self.message, "en"))
 
 
 def preset_name(rules: str | Mapping[str, object]) -> str:
@@ -222,7 +233,7 @@ class Game:
             return self._setup(replace(m, actor=None))
         seat = entry.get("seat")
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise Refused(f"The table does not expect {kind!r} now.")
+            raise Refused(say.UNEXPECTED, text=repr(kind))
         if kind == "lead" and m.stage == "lead":
             return self._deal(replace(m, actor=seat), seat)
         if kind == "dealt" and m.stage == "deal":
@@ -234,7 +245,7 @@ class Game:
             return self._start(replace(m, actor=seat), StartRound(hands, None, starter=seat))
         if kind == "drawing" and m.stage == "play":
             if seat != m.state.turn:
-                raise Refused(f"It's {self.names[m.state.turn or 0]}'s turn.")
+                raise Refused(say.TURN_OF, seat=m.state.turn or 0)
             return replace(m, drawing=seat, actor=seat)
         if kind == "shown" and m.stage == "reveal":
             return self._shown(m, seat, Tile.parse(str(entry["tile"])))
@@ -261,18 +272,17 @@ class Game:
         return self._start(m, StartRound(None, None, starter=starter))
 
     def _dealt(self, m: Moment, seat: int, tile: Tile) -> Moment:
-        name = self.names[seat]
         engine = self.next_engine(m.state)
         if tile.high > self.set_size:
-            raise Refused(f"The {tile} is not in this game's double-{self.set_size} set.")
+            raise Refused(say.NOT_IN_SET, tile=str(tile), set=self.set_size)
         if tile is engine and self.set_aside:
-            raise Refused(f"The {tile} is this round's engine: put it in the hub.")
+            raise Refused(say.ENGINE_TO_HUB, tile=str(tile))
         # Hands are hidden (tracked hands are no open hands): a refusal never names
         # where a tile is, not even the tapping seat's own hand.
         if any(tile in hand for hand in m.dealt):
-            raise Refused(f"The {tile} has already been dealt.")
+            raise Refused(say.ALREADY_DEALT, tile=str(tile))
         if len(m.dealt[seat]) >= self.hand_size:
-            raise Refused(f"{name} already has {self.hand_size} tiles.")
+            raise Refused(say.HAND_FULL, seat=seat, n=self.hand_size)
         dealt = tuple((*h, tile) if i == seat else h for i, h in enumerate(m.dealt))
         m = replace(m, dealt=dealt, actor=seat)
         if any(len(hand) < self.hand_size for hand in dealt):
@@ -286,10 +296,10 @@ class Game:
 
     def _hunt(self, m: Moment, seat: int) -> Moment:
         if seat != m.hunter:
-            raise Refused(f"It's {self.names[m.hunter or 0]}'s turn to draw for the engine.")
+            raise Refused(say.HUNT_TURN, seat=m.hunter or 0)
         left = len(self.set_tiles()) - self.players * self.hand_size - sum(m.hunted)
         if left <= 0:
-            raise Refused("The boneyard is empty.")
+            raise Refused(BONEYARD_EMPTY)
         hunted = tuple(k + (i == seat) for i, k in enumerate(m.hunted))
         return replace(m, hunted=hunted, hunter=(seat + 1) % self.players, actor=seat)
 
@@ -300,29 +310,29 @@ class Game:
 
     def _shown(self, m: Moment, seat: int, tile: Tile) -> Moment:
         if seat not in m.state.awaiting_reveal:
-            raise Refused(f"{self.names[seat]} has already shown the leftover tiles.")
+            raise Refused(say.SHOWN_ALREADY, seat=seat)
         shown = list(m.shown or ((),) * self.players)
         hand = shown[seat]
         if tile in hand:
             shown[seat] = tuple(t for t in hand if t is not tile)
         elif len(hand) >= m.state.hand_counts[seat]:
-            raise Refused(f"{self.names[seat]} has only {m.state.hand_counts[seat]} tiles left.")
+            raise Refused(say.ONLY_LEFT, seat=seat, n=m.state.hand_counts[seat])
         else:
             shown[seat] = (*hand, tile)
         return replace(m, shown=tuple(shown), actor=seat)
 
     def _act(self, m: Moment, action: Action) -> Moment:
         if isinstance(action, StartRound):
-            raise Refused("Rounds start by themselves.")
+            raise Refused(say.ROUNDS_START)
         if isinstance(action, Reveal):
             if m.stage != "reveal":
-                raise Refused("Leftover tiles are shown at the end of a round.")
+                raise Refused(say.LEFTOVER_AT_END)
         elif m.stage != "play":
             raise Refused(self.waiting_for(m))
         elif m.drawing is not None and not (
             isinstance(action, Draw) and action.seat == m.drawing and action.tile is not None
         ):
-            raise Refused(f"{self.names[m.drawing]}: tap the tile you drew on your own pad.")
+            raise Refused(say.TAP_DRAWN_FIRST, seat=m.drawing)
         if isinstance(action, Draw) and action.tile is not None and self.tracked:
             return self._draw_named(m, action)
         return self._after(m, action, apply(m.state, action))
@@ -334,8 +344,7 @@ class Game:
         except IllegalMove as refusal:
             if any(hand is not None and draw.tile in hand for hand in m.state.hands):
                 # Whose hand holds it stays hidden.
-                raise Refused(f"The {draw.tile} was dealt: tap a tile from the boneyard.") \
-                    from refusal
+                raise Refused(say.DRAWN_DEALT, tile=str(draw.tile)) from refusal
             raise
 
     def _after(self, m: Moment, action: Action, state: State) -> Moment:
@@ -356,21 +365,21 @@ class Game:
             steps=_Step(action, m.steps),
         )
 
-    def waiting_for(self, m: Moment) -> str:
-        """A short sentence: what the table waits for when an input does not fit."""
+    def waiting_for(self, m: Moment) -> Message:
+        """What the table waits for, said when an input does not fit."""
         if m.stage == "lead":
-            return "First choose who leads: the first seat to press DRAW."
+            return message(say.WAIT_LEAD)
         if m.stage == "deal":
-            return "The deal is not finished: tap your dealt tiles on your own pad."
+            return message(say.WAIT_DEAL)
         if m.stage == "hunt":
-            return f"First find the {self.next_engine(m.state)}: tap it on your own pad."
+            return message(say.WAIT_HUNT, tile=str(self.next_engine(m.state)))
         if m.stage == "reveal":
-            return "Tap your leftover tiles on your own pad, then PASS."
+            return message(say.WAIT_REVEAL)
         if m.stage == "summary":
-            return "The round is over: hold DRAW for the next round."
+            return message(say.WAIT_SUMMARY)
         if m.stage == "over":
-            return "The game is over."
-        return "Play goes on."
+            return message(say.WAIT_OVER)
+        return message(say.WAIT_PLAY)
 
 
 def _laid_text(state: State, action: Play) -> str:

@@ -176,8 +176,11 @@ def identify(url: str, expected: str, seconds: float) -> tuple[str | None, list[
     """Which protocol the reader at `url` speaks, trying `expected` first: the first that
     it proves (see `Heard.spoke`), or None, with what each try heard."""
     order: Sequence[str] = [expected, *(p for p in PROTOCOLS if p != expected)]
-    tries = []
+    tries: list[Heard] = []
     for protocol in order:
+        if protocol != "pn532" and any(t.protocol != "pn532" and not t.bad_frames
+                                       for t in tries):
+            continue  # it sent nothing while listened to: no tag, no other listener hears more
         heard = listen(url, protocol, seconds)
         tries.append(heard)
         if heard.spoke:

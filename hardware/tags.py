@@ -10,12 +10,13 @@ unknown UID is not an error: `lookup` returns None and the table says so.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from hardware import HardwareError
 from hardware.rfid.protocol import normalise_uid
 
 KINDS = ("tile", "marker", "card")
-CARDS = ("undo", "new_game", "next_preset", "admin")
+CARDS = ("undo", "new_game", "next_preset", "admin", "language")
 MEXICAN = "mexican"
 MAX_PIPS = 18  # the largest set: double-18
 MAX_SEATS = 16
@@ -114,19 +115,35 @@ class TagRegistry:
     def __init__(self, db_path: Path | str) -> None:
         self.path = Path(db_path)
         self._lock = threading.Lock()
+        self._db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None,
-                                       check_same_thread=False, timeout=10)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            db = sqlite3.connect(self.path, isolation_level=None,
+                                 check_same_thread=False, timeout=10)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as err:
             raise TagError(f"{self.path}: cannot open the tag registry: {err}") from None
+        return db
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    @contextlib.contextmanager
+    def closed(self) -> Iterator[None]:
+        """The connection closed for the block's length, a fresh one after it. SQLite
+        shares one index of the write-ahead log between the connections of a process:
+        one opened on a read-only disk keeps them all read-only until every one closed."""
+        with self._lock:
+            self._db.close()
+            try:
+                yield
+            finally:
+                self._db = self._connect()
 
     def __enter__(self) -> TagRegistry:
         return self

@@ -5,7 +5,8 @@ specifies for it, worked out move by move from the rule texts (tests/records/REA
 says which seed lines each record follows). The comparison is field by field:
 
 - exit status 0 when `error` is null, 1 when a move is rejected;
-- `error.move` and `error.round` exactly, `error.reason` only as a non-empty sentence;
+- `error.move`, `error.round` and `error.code` exactly, `error.reason` only as a
+  non-empty sentence;
 - `hands` per seat as a multiset of tiles (DESIGN.md fixes how a tile is written in a
   hand, high first, but not the order of a hand's tiles), or a count for open hands;
 - everything else exactly, and no field beyond DESIGN.md's.
@@ -82,10 +83,11 @@ def _state_differences(expected: dict[str, Any], got: dict[str, Any]) -> list[st
     elif not isinstance(error, dict):
         lines.append(f"output.error: expected a rejection {expected['error']!r}, got {error!r}")
     else:
-        wanted = {"move": expected["error"]["move"], "round": expected["error"]["round"]}
+        wanted = {k: expected["error"][k] for k in ("move", "round", "code")}
         lines += _differences(wanted, {k: error.get(k) for k in wanted}, "output.error")
-        if set(error) != {"move", "round", "reason"}:
-            lines.append(f"output.error: fields {sorted(error)}, expected move, round, reason")
+        if set(error) != {"move", "round", "reason", "code"}:
+            lines.append(f"output.error: fields {sorted(error)}, expected move, round, reason, "
+                         "code")
         reason = error.get("reason")
         if not (isinstance(reason, str) and reason.strip()):
             lines.append(f"output.error.reason: expected a sentence, got {reason!r}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,30 @@ def test_a_refused_move_exits_1_with_the_state_before_it(tmp_path, capsys):
     assert got["error"]["move"] == 7 and got["error"]["round"] == 1
     assert "must satisfy the 1-1" in got["error"]["reason"]
     assert got["hands"]["0"] == ["2-2"] and got["turn"] == 0
+
+
+def test_lang_says_the_refusal_in_that_language_and_changes_nothing_else(tmp_path, capsys):
+    record = json.loads(json.dumps(GAME))
+    record["rounds"][0]["moves"].append({"seat": 0, "play": "2-2", "on": 0})
+    path = _write(tmp_path, record)
+    status, english, _ = _replay(path, capsys)
+    assert main(["replay", "--lang", "fa", str(path)]) == status == 1
+    persian, _ = capsys.readouterr()
+    got, want = json.loads(persian), json.loads(english)
+    assert got["error"]["reason"] == "جایگاه ۰ اول باید به دوبل 1-1 روی قطار جایگاه ۱ پاسخ دهد."
+    assert got["error"]["code"] == want["error"]["code"] == "double_unsatisfied"
+    assert {k: v for k, v in got.items() if k != "error"} == {
+        k: v for k, v in want.items() if k != "error"
+    }
+    assert {k: v for k, v in got["error"].items() if k != "reason"} == {
+        k: v for k, v in want["error"].items() if k != "reason"
+    }
+    assert main(["replay", "--lang", "en", str(path)]) == 1
+    assert capsys.readouterr()[0] == english
+    with pytest.raises(SystemExit) as bad:
+        main(["replay", "--lang", "xx", str(path)])
+    assert bad.value.code == 2
+    assert "invalid choice: 'xx'" in capsys.readouterr()[1]
 
 
 def test_a_finished_game_has_scores_totals_and_ranking(tmp_path, capsys):
@@ -288,3 +313,153 @@ def test_a_held_engine_in_no_hand_nor_boneyard_is_already_in_the_hub(tmp_path: P
     assert out["turn"] == 2
     assert out["hands"]["1"] == ["9-9", "4-1"]
     assert out["boneyard"] == 2
+
+
+# ---- the corrected record contract -------------------------------------------------
+
+
+DREW: dict[str, Any] = {
+    "format": "roundhouse/1",
+    "rules": "classic",
+    "players": 2,
+    "rounds": [{
+        "engine": "9-9",
+        "hands": [["9-9", "9-5", "8-1"], ["9-4", "3-2"]],
+        "boneyard": ["7-7", "6-0", "1-1"],
+        "moves": [
+            {"seat": 0, "play": "9-5", "on": 0}, {"seat": 0, "pass": True},
+            {"seat": 1, "play": "9-4", "on": 1}, {"seat": 1, "pass": True},
+            {"seat": 0, "draw": True}, {"seat": 0, "pass": True},
+            {"seat": 1, "draw": True},
+        ],
+    }],
+}  # fmt: skip
+
+
+def test_a_pass_after_a_draw_that_ended_the_turn_changes_nothing():
+    # Seat 0 draws 7-7, which plays nowhere: its turn is over; "drew, passed" is accepted.
+    written = replay(parse_record(DREW), keep_states=True)
+    assert written.error is None and written.state.turn == 0
+    left_out = json.loads(json.dumps(DREW))
+    del left_out["rounds"][0]["moves"][5]
+    short = replay(parse_record(left_out), keep_states=True)
+    assert written.to_json() == short.to_json()
+    # One state per move (after the new game and the deal): the PASS repeats the last.
+    assert len(written.states) == len(short.states) + 1
+    assert written.states[2 + 5] is written.states[2 + 4]
+
+
+def test_only_the_seat_that_drew_and_only_once_may_write_the_pass():
+    twice = json.loads(json.dumps(DREW))
+    twice["rounds"][0]["moves"][6:6] = [{"seat": 0, "pass": True}]
+    assert replay(parse_record(twice)).error == {
+        "move": 6, "round": 1, "reason": "It's seat 1's turn.", "code": "not_your_turn"
+    }  # fmt: skip
+    other = json.loads(json.dumps(DREW))
+    other["rounds"][0]["moves"][5] = {"seat": 1, "pass": True}  # seat 1's own turn: a pass
+    result = replay(parse_record(other))
+    assert result.error is not None and result.error["move"] == 5  # it must draw first
+
+
+def test_a_pass_after_an_unseen_draw_is_the_pass_that_ends_the_turn():
+    # Open hands: the table did not see the tile, so the seat's PASS ends its turn.
+    record = {"format": "roundhouse/1", "rules": "tournament", "players": 2,
+              "rounds": [{"engine": "9-9", "starter": 0, "hands": [3, 3], "boneyard": None,
+                          "moves": [{"seat": 0, "draw": True}, {"seat": 0, "pass": True}]}]}
+    out = replay(parse_record(record)).to_json()
+    assert out["error"] is None and out["turn"] == 1 and out["trains"]["0"]["open"] is True
+
+
+def test_simulate_writes_a_turn_ended_by_a_draw_without_a_pass(tmp_path):
+    path = tmp_path / "game.json"
+    assert main(["simulate", "--games", "1", "--players", "3", "--rules", "classic",
+                 "--rounds", "2", "--bots", "random", "--record", str(path)]) == 0
+    replayed = replay(read_record(path), keep_states=True)
+    assert replayed.error is None
+    # Only a PASS after a draw that ended the turn leaves the state as it was.
+    assert all(a is not b for a, b in pairwise(replayed.states))
+    drew = sum(1 for rnd in json.loads(path.read_text())["rounds"] for m in rnd["moves"]
+               if "draw" in m)  # fmt: skip
+    assert drew  # the game had draws, some of which ended their turn
+
+
+@pytest.mark.parametrize("text", ["١٢-٣", "٥-٣", "²-1", "5-³", "１２-3"])
+def test_tiles_are_written_in_ascii_digits(text, tmp_path, capsys):
+    for record in (_move({"seat": 1, "play": text, "on": 1}),
+                   _round(hands=[[text, "5-3"], ["9-1", "1-1"]])):  # fmt: skip
+        status, out, err = _replay(_write(tmp_path, record), capsys)
+        assert status == 2 and out == ""
+        assert len(err.strip().splitlines()) == 1 and "digits 0-9" in err, err
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+HUGE = "9" * 50_000_000
+HOSTILE = {
+    "nested-file": _nested(10_000),
+    "nested-rules": '{"format": "roundhouse/1", "rules": ' + _nested(900) + ', "players": 2}',
+    "nested-move": json.dumps(_round(moves=[])).replace('"moves": []', '"moves": '
+                                                         + _nested(900)),
+    "huge-format": json.dumps({**GAME, "format": HUGE}),
+    "huge-preset": json.dumps({**GAME, "rules": HUGE}),
+    "huge-option": json.dumps({**GAME, "rules": {"preset": "classic", HUGE: 1}}),
+    "huge-tile": json.dumps(_move({"seat": 1, "play": HUGE + "-1", "on": 1})),
+    "huge-key": json.dumps(_move({"seat": 1, HUGE: True})),
+    "huge-number": '{"format": "roundhouse/1", "rules": "classic", "players": ' + "7" * 5000 + "}",
+    "huge-players": json.dumps({**GAME, "players": 10**9}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE))
+def test_a_deep_or_huge_file_is_refused_in_one_short_line(kind, tmp_path):
+    path = _write(tmp_path, HOSTILE[kind])
+    done = subprocess.run([sys.executable, "-m", "firmware_py.cli", "replay", str(path)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and done.stdout == "", done.stderr[:300]
+    assert len(lines) == 1 and "Traceback" not in done.stderr
+    message = lines[0].removeprefix(f"{path}: ")
+    assert "9" * 80 not in message and "[" * 80 not in message, message[:300]
+    assert len(message) < 500, message[:300]  # (the longest lists the option names)
+    assert "RecursionError" not in message and "cannot replay" not in message, message
+
+
+def test_the_mended_messages(tmp_path, capsys):
+    def refusal(record: Any) -> str:
+        status, _, err = _replay(_write(tmp_path, record), capsys)
+        assert status == 2
+        return err.strip()
+
+    dealt_engine = refusal(_round(hands=[["9-9", "9-5"], ["9-1"]]))
+    assert "set aside" in dealt_engine and "twice" not in dealt_engine
+    rounds = refusal({**GAME, "rules": {"preset": "tournament", "rounds": 11}})
+    assert ": rules.rounds: " in rounds and "10 rounds at most, not 11" in rounds
+    assert ": players:" not in rounds
+    broken = {**GAME, "players": 4, "rules": {"preset": "tournament", "deal": {"4": [12, 40]}},
+              "rounds": [{"seed": 1, "moves": []}]}  # fmt: skip
+    no_boneyard = refusal(broken)
+    assert "leave no boneyard" in no_boneyard and "40 tiles" not in no_boneyard
+    finished = {"format": "roundhouse/1", "rules": {"preset": "tournament", "rounds": 1},
+                "players": 2,
+                "rounds": [{"hands": [["9-5"], ["9-1", "1-0"]], "boneyard": [],
+                            "moves": [{"seat": 0, "play": "9-5", "on": 0}]},
+                           {"hands": [["8-5"], ["8-1"]], "boneyard": [], "moves": []}]}
+    over = refusal(finished)
+    assert over.endswith("the game is over after 1 round"), over
+
+
+def test_a_position_may_have_any_player_count_given_a_set(tmp_path, capsys):
+    # Fifteen seats (tournament deals fourteen at most), one tile each.
+    others = [[f"11-{b}"] for b in range(11)] + [["10-0"], ["10-1"], ["10-2"]]
+    record = {"format": "roundhouse/1", "rules": {"preset": "tournament", "set": 12},
+              "players": 15,
+              "rounds": [{"engine": "12-12", "hands": [["12-5"], *others], "boneyard": [],
+                          "moves": [{"seat": 0, "play": "12-5", "on": 0}]}]}
+    status, out, err = _replay(_write(tmp_path, record), capsys)
+    assert status == 0, err
+    assert json.loads(out)["phase"] == "round_over"  # seat 0 went out
+    without_set = {**record, "rules": "tournament"}
+    status, _, err = _replay(_write(tmp_path, without_set), capsys)
+    assert status == 2 and "give the option set" in err

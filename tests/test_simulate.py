@@ -76,6 +76,11 @@ def test_the_record_of_the_last_game_replays_to_its_final_state(
         (["--games", "1", "--players", "4", "--rules", "hub", "--bots", "random,"], "missing"),
         (["--games", "1", "--players", "4", "--rules", "hub", "--seed", "x"], "--seed"),
         (["--games", "1", "--players", "4", "--rules", "hub", "--colour", "red"], "--colour"),
+        (["--games", "1", "--players", "3", "--rules", "classic", "--hand-size", "0"],
+         "--hand-size must be at least 1"),
+        (["--games", "1", "--players", "3", "--rules", "classic", "--set", "7"], "set takes"),
+        (["--games", "1", "--players", "3", "--rules", "classic", "--set", "12",
+          "--hand-size", "31"], "30 tiles per hand at most"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(
@@ -101,3 +106,20 @@ def test_a_record_that_cannot_be_written_is_refused(
     assert main(["simulate", *args, "--record", str(tmp_path / "none" / "x.json")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--record" in err
+
+
+def test_hand_size_and_set_make_a_house_rule_the_deal_table_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RULES.md section 4: three players of classic on a double-12 set, 14 tiles each.
+    path = tmp_path / "three.json"
+    args = ["--games", "1", "--players", "3", "--rules", "classic", "--rounds", "1",
+            "--set", "12", "--hand-size", "14", "--record", str(path)]  # fmt: skip
+    assert main(["simulate", *args]) == 0
+    assert "games: 1 (classic, 3 players, seed 0)" in capsys.readouterr().out
+    record = json.loads(path.read_text())
+    assert record["rules"] == {"preset": "classic", "set": 12, "rounds": 1, "hand_size": 14}
+    first = record["rounds"][0]
+    assert [len(hand) for hand in first["hands"]] == [14, 14, 14]
+    assert len(first["boneyard"]) == 91 - 42 and first["engine"] == "12-12"
+    assert replay(read_record(path)).state.phase == "game_over"

@@ -134,21 +134,40 @@ def test_no_tile_is_lost_and_every_round_is_scored_by_the_hands(preset: str, pla
         assert auditor.actions == len(game.history)
 
 
-HOUSE_RULES = [
-    ("tournament", {"chicken_foot": True}),
-    ("classic", {"chicken_foot": True, "double_blank": 25}),
-    ("classic", {"draw": "until_playable"}),
-    ("tournament", {"double_follow": "on_double", "doubles_order": "reverse"}),
-    ("hub", {"doubles_per_turn": 1, "drawn_tile": "must_play"}),
-    ("family", {"first_turn": "train", "open_double_blocks": False}),
+HOUSE_RULES: list[tuple[str, dict[str, object], int]] = [
+    ("tournament", {"chicken_foot": True}, 4),
+    ("classic", {"chicken_foot": True, "double_blank": 25}, 4),
+    ("classic", {"draw": "until_playable"}, 4),
+    ("tournament", {"double_follow": "on_double", "doubles_order": "reverse"}, 4),
+    ("hub", {"doubles_per_turn": 1, "drawn_tile": "must_play"}, 4),
+    ("family", {"first_turn": "train", "open_double_blocks": False}, 4),
+    # first_turn_draw the other way round from each preset's own.
+    ("classic", {"first_turn_draw": True}, 4),
+    ("tournament", {"first_turn_draw": False}, 4),
+    ("family", {"first_turn": "train", "first_turn_draw": False}, 6),
+    # last_double_ends_round off (every preset has it on).
+    ("classic", {"last_double_ends_round": False}, 4),
+    ("tournament", {"last_double_ends_round": False, "first_turn_draw": False}, 3),
+    ("hub", {"last_double_ends_round": False}, 5),
+    # must_play and drawn_tile in every combination.
+    ("simple", {"drawn_tile": "must_play"}, 5),
+    ("classic", {"must_play": False}, 4),
+    ("tournament", {"must_play": False, "drawn_tile": "must_play"}, 4),
+    ("family", {"must_play": False, "drawn_tile": "may_play"}, 4),
+    # hand_size: three of classic on a double-12 set, and a short hand.
+    ("classic", {"set": 12, "hand_size": 14}, 3),
+    ("tournament", {"hand_size": 5}, 6),
+    ("simple", {"set": 15, "hand_size": 9}, 2),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("preset", "overrides"), HOUSE_RULES)
-def test_house_rules_lose_no_tile_either(preset: str, overrides: dict[str, object]) -> None:
+@pytest.mark.parametrize(("preset", "overrides", "players"), HOUSE_RULES)
+def test_house_rules_lose_no_tile_either(
+    preset: str, overrides: dict[str, object], players: int
+) -> None:
     options = Options.preset(preset, rounds=2, **overrides)
     for seed in SEEDS:
-        auditor = Auditor(options, 4)
-        play_game(options, seats(4, seed), seed, watch=auditor)
+        auditor = Auditor(options, players)
+        play_game(options, seats(players, seed), seed, watch=auditor)
         assert auditor.rounds_scored == 2

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
-from firmware_py.rules.errors import IllegalMove
+from firmware_py.rules.errors import IllegalMove, quoted
 from firmware_py.rules.state import Pending, Picked, Playable, State
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
@@ -41,8 +42,9 @@ def set_mask(set_size: int) -> int:
 # ---- names for messages ----------------------------------------------------------------
 
 
-def train_name(s: State, index: int) -> str:
-    return "the Mexican train" if index == s.players else f"seat {index}'s train"
+def train_id(s: State, index: int) -> TrainId:
+    """The train id (a seat or "mexican") of a train's index in the state."""
+    return MEXICAN if index == s.players else index
 
 
 def train_index(s: State, train: TrainId) -> int:
@@ -50,31 +52,31 @@ def train_index(s: State, train: TrainId) -> int:
         return s.players
     if isinstance(train, int) and not isinstance(train, bool) and 0 <= train < s.players:
         return train
-    raise IllegalMove(f"There is no train {train!r} at this table.")
+    raise IllegalMove(say_.NO_SUCH_TRAIN, text=quoted(train))
 
 
-def not_in_play(s: State) -> str:
+def not_in_play(s: State) -> IllegalMove:
     if s.phase == "game_over":
-        return "The game is over."
+        return IllegalMove(say_.GAME_OVER)
     if s.phase == "deal":
-        return "No round has started yet."
+        return IllegalMove(say_.NO_ROUND)
     if s.awaiting_reveal:
-        return "The round is over: reveal the tiles left in your hand."
-    return "The round is over."
+        return IllegalMove(say_.ROUND_OVER_REVEAL)
+    return IllegalMove(say_.ROUND_OVER)
 
 
 def check_may_hold(s: State, seat: int, tile: Tile) -> None:
     """Open hands: refuse a tile that cannot be in this seat's hand."""
     bit = 1 << tile.index
     if not set_mask(s._set_size) & bit:
-        raise IllegalMove(f"The {tile} is not part of the double-{s._set_size} set.")
+        raise IllegalMove(say_.NOT_IN_SET, tile=tile, set=s._set_size)
     if s._table & bit:
-        raise IllegalMove(f"The {tile} is already on the table.")
+        raise IllegalMove(say_.ON_TABLE, tile=tile)
     if s._out & bit:
-        raise IllegalMove(f"The {tile} is out of play this round.")
+        raise IllegalMove(say_.OUT_OF_PLAY, tile=tile)
     for other, m in enumerate(s._named):
         if other != seat and m & bit:
-            raise IllegalMove(f"The {tile} is in seat {other}'s hand.")
+            raise IllegalMove(say_.IN_OTHER_HAND, tile=tile, other_seat=other)
 
 
 # ---- where the seat to act may lay a tile ----------------------------------------------
@@ -179,6 +181,21 @@ def held_mask(s: State, seat: int) -> int:
         if other != seat:
             barred |= m
     return set_mask(s._set_size) & ~barred
+
+
+def fitting_mask(s: State) -> int:
+    """Bitmask of every tile the seat to act could lay now if it held it."""
+    targets, _, double_targets = targets_now(s)
+    suits = SUIT_MASK
+    plain = 0
+    for target in targets:
+        plain |= suits[target[2]]
+    doubles = 0
+    limit = s.options.doubles_per_turn
+    if limit is None or s._doubles < limit:
+        for target in double_targets:
+            doubles |= suits[target[2]]
+    return (plain & ~_DOUBLES) | (doubles & _DOUBLES)
 
 
 def _candidate_mask(s: State, seat: int) -> int:
@@ -288,28 +305,32 @@ def _find_plays(s: State) -> list[Play]:
     return out
 
 
-def say(refusal: str, s: State) -> str:
-    """A refusal of `draw_refusal` or `pass_refusal` as the sentence a player reads."""
-    plays = plays_now(s) if "{tile}" in refusal else None
-    return refusal.format(tile=plays[0].tile if plays else None, drawn=s._drawn)
+def say(refusal: str, s: State) -> IllegalMove:
+    """A refusal of `draw_refusal` or `pass_refusal` with its tile, if it names one."""
+    if refusal == say_.MUST_PLAY_DRAWN:
+        return IllegalMove(refusal, tile=s._drawn)
+    if "{tile}" in say_.REFUSALS[refusal].singular:
+        plays = plays_now(s)
+        return IllegalMove(refusal, tile=plays[0].tile if plays else None)
+    return IllegalMove(refusal)
 
 
 def draw_refusal(s: State, plays: bool) -> str | None:
-    """Why the seat to act may not draw now (a template for `say`), or None if it may;
+    """Why the seat to act may not draw now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
     o = s.options
     if s._bcount == 0:
-        return "The boneyard is empty."
+        return say_.BONEYARD_EMPTY
     if s._laid and not s._owe:
-        return "You have played this turn; press PASS to end your first turn."
+        return say_.PLAYED_PASS
     known = s._drawn is not None or s._hands is not None
     if s._draws:
         if o.draw != "until_playable" or (known and plays):
-            return "You have already drawn this turn."
+            return say_.DRAWN_ALREADY
     elif known and o.must_play and plays:
-        return "You can play the {tile}, so you may not draw."
+        return say_.CAN_PLAY_NO_DRAW
     elif no_first_turn_draw(s):
-        return "A seat that cannot start its train on its first turn does not draw: press PASS."
+        return say_.NO_FIRST_TURN_DRAW
     return None
 
 
@@ -329,7 +350,7 @@ def no_first_turn_draw(s: State) -> bool:
 
 
 def pass_refusal(s: State, plays: bool) -> str | None:
-    """Why the seat to act may not pass now (a template for `say`), or None if it may;
+    """Why the seat to act may not pass now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
     o = s.options
     seat = s.turn
@@ -341,15 +362,15 @@ def pass_refusal(s: State, plays: bool) -> str | None:
         # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
         if s._drawn is not None:
             if o.drawn_tile == "must_play":
-                return "You must play the {drawn} you drew."
+                return say_.MUST_PLAY_DRAWN
         elif o.must_play:
-            return "You can play the {tile}, so you must play."
+            return say_.CAN_PLAY_NO_PASS
     if not s._bcount or no_first_turn_draw(s):
         return None
     if not s._draws:
         if s._owe:
-            return "Follow your double: play a tile or draw."
-        return "Draw a tile before passing."
+            return say_.FOLLOW_DOUBLE
+        return say_.DRAW_FIRST
     if known and not plays and o.draw == "until_playable":
-        return "Keep drawing until you can play."
+        return say_.KEEP_DRAWING
     return None

@@ -6,6 +6,7 @@ import random
 
 from firmware_py.rules.actions import StartRound
 from firmware_py.rules.errors import IllegalMove
+from firmware_py.rules.refusals import GAME_OVER
 from firmware_py.rules.state import State
 from firmware_py.rules.tiles import Tile, set_tiles
 
@@ -13,7 +14,7 @@ from firmware_py.rules.tiles import Tile, set_tiles
 def deal(state: State, seed: int) -> StartRound:
     """The next round's deal (known hands) from `seed`, by the options' deal table."""
     if state.phase == "game_over":
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(GAME_OVER)
     o = state.options
     set_size, hand = o.deal_for(state.players)
     e = set_size - state.round

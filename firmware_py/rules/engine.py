@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import MEXICAN, Action, Draw, Pass, Play, Reveal, StartRound
 from firmware_py.rules.choices import (
     SUIT_MASK,
@@ -10,6 +11,7 @@ from firmware_py.rules.choices import (
     double_ends,
     draw_refusal,
     first_own,
+    fitting_mask,
     held_mask,
     not_in_play,
     pass_refusal,
@@ -19,10 +21,10 @@ from firmware_py.rules.choices import (
     set_mask,
     targets_now,
     train_first_turn,
+    train_id,
     train_index,
-    train_name,
 )
-from firmware_py.rules.errors import BadAction, IllegalMove
+from firmware_py.rules.errors import BadAction, IllegalMove, quoted
 from firmware_py.rules.rounds import finish_round, reset_turn, reveal, start_round
 from firmware_py.rules.state import Pending, State, clone
 from firmware_py.rules.tiles import Tile, laid_against
@@ -47,11 +49,11 @@ def apply(s: State, action: Action) -> State:
 
 def _check_turn(s: State, seat: int) -> None:
     if s.phase != "play":
-        raise IllegalMove(not_in_play(s))
+        raise not_in_play(s)
     if not isinstance(seat, int) or not 0 <= seat < s.players:
-        raise IllegalMove(f"There is no seat {seat!r} at this table.")
+        raise IllegalMove(say_.NO_SUCH_SEAT, text=quoted(seat))
     if seat != s.turn:
-        raise IllegalMove(f"It's seat {s.turn}'s turn.")
+        raise IllegalMove(say_.NOT_YOUR_TURN, seat=s.turn)
 
 
 def _play(s: State, a: Play) -> State:
@@ -62,21 +64,21 @@ def _play(s: State, a: Play) -> State:
     if picked is not None and picked[0] is a:
         return _lay(s, seat, tile, picked[1], picked[2])
     if not s.engine_laid:
-        raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
+        raise IllegalMove(say_.MUST_FIND_ENGINE, seat=seat, tile=s.engine)
     if s._hands is not None:
         if type(tile) is not Tile or not s._masks[seat] >> tile.index & 1:
-            raise IllegalMove(f"Seat {seat} doesn't hold the {tile}.")
+            raise IllegalMove(say_.NOT_HELD, seat=seat, tile=tile)
     else:
         if s._counts[seat] == 0:
-            raise IllegalMove(f"Seat {seat} has no tiles left.")
+            raise IllegalMove(say_.NO_TILES_LEFT, seat=seat)
         check_may_hold(s, seat, tile)
     drawn = s._drawn
     if drawn is not None and tile is not drawn:
-        raise IllegalMove(f"Seat {seat} may only play the {drawn} just drawn.")
+        raise IllegalMove(say_.ONLY_DRAWN, seat=seat, tile=drawn)
     if tile.is_double:
         limit = s.options.doubles_per_turn
         if limit is not None and s._doubles >= limit:
-            raise IllegalMove(f"At most {limit} double(s) may be laid in one turn.")
+            raise IllegalMove(say_.DOUBLES_LIMIT, n=limit)
     if train == MEXICAN:
         index = s.players
     elif type(train) is int and 0 <= train < s.players:
@@ -90,38 +92,40 @@ def _play(s: State, a: Play) -> State:
         if target[0] == index and target[1] == branch:
             break
     else:
-        raise IllegalMove(_refuse_target(s, index, branch, targets, why))
+        raise _refuse_target(s, index, branch, targets, why)
     end = target[2]
     if end != tile.high and end != tile.low:
-        raise IllegalMove(
-            f"That tile doesn't match the open {end} of {train_name(s, index)}"
-            + (f" (branch {branch})." if branch is not None else ".")
-        )
+        if branch is None:
+            raise IllegalMove(say_.NO_MATCH, end=end, train=train_id(s, index))
+        raise IllegalMove(say_.NO_MATCH_BRANCH, end=end, train=train_id(s, index), branch=branch)
     return _lay(s, seat, tile, target, why)
 
 
 def _refuse_target(
     s: State, index: int, branch: int | None, targets: list[Target], why: str
-) -> str:
+) -> IllegalMove:
     seat = s.turn
     if why in ("double", "follow"):
         p = carried_double(s) if why == "double" else first_own(s)
         assert p is not None
-        where = "" if p.train == seat else f" on {train_name(s, p.train)}"
-        return f"Seat {seat} must satisfy the {p.tile}{where} first."
+        if p.train == seat:
+            return IllegalMove(say_.SATISFY_FIRST, seat=seat, tile=p.tile)
+        return IllegalMove(
+            say_.SATISFY_FIRST_ON, seat=seat, tile=p.tile, train=train_id(s, p.train)
+        )
     if why == "line" and index != s._line:
-        return f"Seat {seat}'s first turn is a line on {train_name(s, s._line or 0)}."
+        return IllegalMove(say_.FIRST_TURN_LINE, seat=seat, train=train_id(s, s._line or 0))
     if why == "first" and index != seat:
-        return f"On a first turn seat {seat} may only play on its own train."
+        return IllegalMove(say_.FIRST_TURN_OWN, seat=seat)
     train = s._trains[index]
+    here = train_id(s, index)
     if index != seat and index != s.players and not train.open:
-        return f"Seat {index}'s train is closed."
+        return IllegalMove(say_.TRAIN_CLOSED, train=here)
     if train.branches and branch is None:
-        last = len(train.ends()) - 1
-        return f"{train_name(s, index).capitalize()} has branches: name one (0-{last})."
+        return IllegalMove(say_.NAME_BRANCH, train=here, last=len(train.ends()) - 1)
     if not train.branches and branch is not None:
-        return f"{train_name(s, index).capitalize()} has no branches."
-    return f"{train_name(s, index).capitalize()} has no branch {branch}."
+        return IllegalMove(say_.NO_BRANCHES, train=here)
+    return IllegalMove(say_.NO_SUCH_BRANCH, train=here, branch=branch)
 
 
 def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
@@ -267,10 +271,12 @@ def _draw(s: State, a: Draw) -> State:
         return _hunt(s, a)
     refusal = draw_refusal(s, play_count(s) > 0)
     if refusal is not None:
-        raise IllegalMove(say(refusal, s))
+        raise say(refusal, s)
     n = clone(s)
     n._tg = s._tg  # a draw changes no train and no duty: the same ends are open
     tile = _take(s, n, seat, a.tile)
+    if tile is None and s._lacks[seat]:
+        n._lacks = put(s._lacks, seat, 0)  # an unseen tile may be any of them
     n._draws = s._draws + 1
     n._drawn = tile
     if tile is not None and not play_count(n) and draw_refusal(n, False) is not None:
@@ -296,7 +302,7 @@ def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
             i = bone.index(named)
             n._boneyard = bone[:i] + bone[i + 1 :]
         else:
-            raise IllegalMove(f"The {named} isn't in the boneyard.")
+            raise IllegalMove(say_.NOT_IN_BONEYARD, tile=named)
         assert s._hands is not None
         hands = s._hands
         n._hands = put(hands, seat, (*hands[seat], tile))
@@ -315,7 +321,7 @@ def _hunt(s: State, a: Draw) -> State:
     """`engine: holder` and nobody holds the engine: seats draw in turn until it turns up."""
     seat = a.seat
     if s._bcount == 0:
-        raise IllegalMove("The boneyard is empty.")
+        raise IllegalMove(say_.BONEYARD_EMPTY)
     n = clone(s)
     tile = _take(s, n, seat, a.tile)
     if tile is not None and tile is s.engine:
@@ -339,17 +345,32 @@ def _pass(s: State, a: Pass) -> State:
     if seat != s.turn or s.phase != "play" or type(seat) is not int:
         _check_turn(s, seat)
     if not s.engine_laid:
-        raise IllegalMove(f"Seat {seat} must draw to find the {s.engine}.")
-    refusal = pass_refusal(s, play_count(s) > 0)
+        raise IllegalMove(say_.MUST_FIND_ENGINE, seat=seat, tile=s.engine)
+    plays = play_count(s) > 0
+    refusal = pass_refusal(s, plays)
     if refusal is not None:
-        raise IllegalMove(say(refusal, s))
-    return _pass_effects(clone(s), seat)
+        raise say(refusal, s)
+    n = clone(s)
+    if (
+        s._hands is None
+        and s.options.must_play
+        and not s._draws
+        and not (s._laid and not s._owe and train_first_turn(s, seat))
+    ):
+        # Open hands: under `must_play` a seat passing without a draw holds no tile that
+        # fits the ends open to it (a first-turn line may stop at will: that says nothing).
+        n._lacks = put(s._lacks, seat, s._lacks[seat] | fitting_mask(s))
+    # A seat that keeps a drawn tile it may play (`drawn_tile: may_play`) can still play:
+    # its pass does not count towards a blocked round.
+    declined = plays and s._draws > 0 and s.options.drawn_tile == "may_play"
+    return _pass_effects(n, seat, declined)
 
 
-def _pass_effects(n: State, seat: int) -> State:
-    """End the turn of `seat` without a further tile (after a draw, or PASS)."""
+def _pass_effects(n: State, seat: int, can_play: bool = False) -> State:
+    """End the turn of `seat` without a further tile (after a draw, or PASS); `can_play`:
+    it keeps a tile it could have laid."""
     marker_up = not n._laid or n._owe
-    if n._laid or n._bcount:
+    if n._laid or n._bcount or can_play:
         n._passes = 0
     elif marker_up and not n._trains[seat].open and _opens_a_play(n, seat):
         n._passes = 1  # the seats that passed before it get another turn
@@ -363,10 +384,16 @@ def _pass_effects(n: State, seat: int) -> State:
 def _opens_a_play(n: State, seat: int) -> bool:
     """Whether the train `seat`'s marker is about to open ends in a number that a seat
     which passed before it, in this run of passes, holds or may hold: the round is not
-    blocked while a seat can still play (RULES.md core rule 10)."""
+    blocked while a seat can still play (RULES.md core rule 10). With open hands a seat
+    may hold any tile not seen elsewhere, except those it showed it lacks by passing on
+    them under `must_play`. A pending double that blocks every train opens nothing."""
+    if n._pending and n.options.open_double_blocks:
+        return False
     suits = 0
     for target in n._trains[seat].targets(seat):
         suits |= SUIT_MASK[target[2]]
-    return any(
-        held_mask(n, (seat - back) % n.players) & suits for back in range(1, n._passes + 1)
-    )
+    for back in range(1, n._passes + 1):
+        other = (seat - back) % n.players
+        if held_mask(n, other) & ~n._lacks[other] & suits:
+            return True
+    return False

@@ -1,6 +1,11 @@
 """The engine's errors: one root, one leaf per kind of mistake; how a message quotes a value."""
 
+from __future__ import annotations
+
 import json
+from typing import Any
+
+from firmware_py.rules.refusals import REFUSALS, english, is_train
 
 
 class RulesError(Exception):
@@ -8,7 +13,30 @@ class RulesError(Exception):
 
 
 class IllegalMove(RulesError):
-    """An action the rules forbid now; `str()` is a sentence a player can read."""
+    """An action the rules forbid now.
+
+    It carries a message (`message_id` and `arguments`, see `firmware_py.rules.refusals`)
+    and `code`, the stable name of its kind; `str()` is the English sentence.
+    """
+
+    def __init__(self, message_id: str, **arguments: object) -> None:
+        self.message_id = message_id
+        self.code = REFUSALS[message_id].code
+        self.arguments = arguments
+        super().__init__(english(message_id, arguments))
+
+    @property
+    def message(self) -> dict[str, Any]:
+        """The refusal as a message of the public view: `{"id": ..., "args": {...}}`."""
+        args = {k: _plain(k, v) for k, v in self.arguments.items()}
+        return {"id": self.message_id, "args": args}
+
+
+def _plain(name: str, value: object) -> object:
+    """An argument as JSON: seats and counts stay numbers, tiles and train ids are text."""
+    if is_train(name) or isinstance(value, bool) or not isinstance(value, int):
+        return str(value)
+    return value
 
 
 class BadTile(RulesError):

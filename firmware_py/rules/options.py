@@ -74,8 +74,10 @@ class Options:
 
     def __post_init__(self) -> None:
         for key, values in _CHOICES.items():
-            if getattr(self, key) not in values:
-                raise BadOptions(_expected(key, getattr(self, key), values))
+            value = getattr(self, key)
+            # (By type too: 12.0 == 12 and False == 0, but neither is a set or a score.)
+            if not any(value == v and type(value) is type(v) for v in values):
+                raise BadOptions(_expected(key, value, values))
         for key in _BOOLS:
             value = getattr(self, key)
             if not isinstance(value, bool):
@@ -175,8 +177,7 @@ class Options:
         """`BadOptions` if `rounds` asks for more rounds than a double-`set_size` set has."""
         if self.rounds is not None and self.rounds > set_size + 1:
             raise BadOptions(
-                f"option rounds: a double-{set_size} set has {set_size + 1} rounds at most, "
-                f"not {self.rounds}"
+                f"a double-{set_size} set has {set_size + 1} rounds at most, not {self.rounds}"
             )
 
     def deal_for(self, players: int) -> tuple[int, int]:
@@ -196,13 +197,14 @@ class Options:
             hand = self.hand_size
         self.check_rounds(set_size)
         if _boneyard(players, set_size, hand, self.engine) < 1:
+            most = (_boneyard(players, set_size, 0, self.engine) - 1) // players
             raise BadDeal(
-                f"{players} hands of {hand} from a double-{set_size} set leave no boneyard; "
-                + self._supported(None)
+                f"{players} hands of {hand} from a double-{set_size} set leave no boneyard: "
+                f"{most} tiles per hand at most"
             )
         return set_size, hand
 
-    def _supported(self, players: int | None) -> str:
+    def _supported(self, players: int) -> str:
         groups: dict[tuple[int, int], list[int]] = {}
         for p, s, h in self.deal:
             if self.hand_size is not None:
@@ -214,8 +216,7 @@ class Options:
         )
         what = f"{self.name} rules" + (f" with a double-{self.set} set" if self.set else "")
         count = f"{players} player" + ("" if players == 1 else "s")
-        head = f"{what} do not deal for {count}. " if players is not None else ""
-        return f"{head}Supported: {listing or 'nothing'}."
+        return f"{what} do not deal for {count}. Supported: {listing or 'nothing'}."
 
 
 _NO_SET_HINT = " A position (every hand written out) needs only a set: give the option set."

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import Reveal, StartRound
 from firmware_py.rules.choices import check_may_hold, mask_of, not_in_play, put, set_mask
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
 from firmware_py.rules.state import State, clone
-from firmware_py.rules.tiles import Tile
+from firmware_py.rules.tiles import MAX_PIPS, Tile, set_tiles
 from firmware_py.rules.trains import Train
 
 
@@ -49,6 +50,7 @@ def new_game(options: Options, players: int) -> State:
     s._table = 0
     s._out = 0
     s._named = (0,) * players
+    s._lacks = (0,) * players
     s._revealed = (None,) * players
     s._starter0 = None
     s._turn_no = 0
@@ -118,26 +120,27 @@ def reveal(s: State, a: Reveal) -> State:
     seat = a.seat
     if s.phase != "round_over" or seat not in s.awaiting_reveal:
         if s._hands is not None and s.phase == "round_over":
-            raise IllegalMove("Hands are tracked: the table has scored them already.")
+            raise IllegalMove(say_.TRACKED_SCORED)
         if s.phase == "round_over" and 0 <= seat < s.players:
-            raise IllegalMove(f"Seat {seat} has nothing to reveal.")
-        raise IllegalMove(
-            "Tiles are revealed only at the end of a round."
-            if s.phase == "play"
-            else not_in_play(s)
-        )
+            raise IllegalMove(say_.NOTHING_TO_REVEAL, seat=seat)
+        raise IllegalMove(say_.REVEAL_AT_END) if s.phase == "play" else not_in_play(s)
     if len(a.tiles) != s._counts[seat]:
-        raise IllegalMove(f"Seat {seat} holds {s._counts[seat]} tile(s), not {len(a.tiles)}.")
+        raise IllegalMove(say_.REVEAL_COUNT, seat=seat, n=s._counts[seat], given=len(a.tiles))
     seen = 0
     for tile in a.tiles:
         bit = 1 << tile.index
         if seen & bit:
-            raise IllegalMove(f"The {tile} is named twice.")
+            raise IllegalMove(say_.NAMED_TWICE, tile=tile)
         seen |= bit
         check_may_hold(s, seat, tile)
         for other, tiles in enumerate(s._revealed):
             if tiles is not None and tile in tiles:
-                raise IllegalMove(f"The {tile} was revealed by seat {other}.")
+                raise IllegalMove(say_.REVEALED_BY_OTHER, tile=tile, other_seat=other)
+    # A tile seen going into this hand (a named draw) and not laid since is still in it.
+    missing = s._named[seat] & ~seen
+    if missing:
+        tile = set_tiles(MAX_PIPS)[(missing & -missing).bit_length() - 1]
+        raise IllegalMove(say_.DRAWN_NOT_REVEALED, seat=seat, tile=tile)
     n = clone(s)
     revealed = s._revealed
     n._revealed = put(revealed, seat, a.tiles)
@@ -153,9 +156,9 @@ def reveal(s: State, a: Reveal) -> State:
 
 def start_round(s: State, a: StartRound) -> State:
     if s.phase == "game_over":
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(say_.GAME_OVER)
     if s.phase == "play" or s.awaiting_reveal:
-        raise IllegalMove("The round isn't over yet.")
+        raise IllegalMove(say_.ROUND_NOT_OVER)
     o = s.options
     players = s.players
     r = s.round + 1
@@ -184,6 +187,7 @@ def start_round(s: State, a: StartRound) -> State:
     n._passes = 0
     n._table = 1 << engine.index
     n._named = (0,) * players
+    n._lacks = (0,) * players
     n._revealed = (None,) * players
     if s._starter0 is None:
         n._starter0 = starter

@@ -38,6 +38,7 @@ class State:
         "_draws",
         "_first",
         "_hands",
+        "_lacks",
         "_laid",
         "_line",
         "_masks",
@@ -98,6 +99,9 @@ class State:
     _table: int  # bitmask of tile indexes on the table
     _out: int  # bitmask of tiles known to be out of play
     _named: tuple[int, ...]  # open hands: bitmask per seat of tiles seen going into it
+    # Open hands: bitmask per seat of tiles it showed it does not hold (it passed on them
+    # under `must_play`), until it next draws a tile unseen.
+    _lacks: tuple[int, ...]
     _revealed: tuple[tuple[Tile, ...] | None, ...]
     _starter0: int | None  # the first round's starter (for `starter: rotate`)
     _turn_no: int
@@ -196,6 +200,7 @@ def clone(s: State) -> State:
     n._draws = s._draws
     n._first = s._first
     n._hands = s._hands
+    n._lacks = s._lacks
     n._laid = s._laid
     n._line = s._line
     n._masks = s._masks

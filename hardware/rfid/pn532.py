@@ -17,8 +17,10 @@ RF field on. So an empty pad costs the host nothing: the reader sleeps in its re
 the tag is reported the moment the chip sees it. While tags lie on the pad every poll is
 answered at once with the tags it activated (the retries only go on while none
 answers), and the pad is polled every poll interval so that a second tag and a removal
-are seen. A chip that answers an empty field at once (no targets) is asked again every
-idle poll interval.
+are seen; after each poll that found tags the RF field is switched off (see
+`AFTER_TAGS`), so that a tag left on the pad is found by the next poll too. A chip
+that answers an empty field at once (no targets) is asked again every idle poll
+interval.
 
 Every command is acknowledged within a timeout and answered within it, except a poll
 waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
@@ -53,6 +55,27 @@ SETUP: tuple[tuple[int, bytes], ...] = (
     (RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0xFF])),
 )
 POLL = (IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))  # two targets, 106 kbps type A
+IN_RELEASE = 0x52
+COMMAND_NAMES = {SAM_CONFIGURATION: "SAMConfiguration", RF_CONFIGURATION: "RFConfiguration",
+                 IN_LIST_PASSIVE_TARGET: "InListPassiveTarget", IN_RELEASE: "InRelease"}
+MAX_REFUSAL_PAUSE_S = 5.0
+# What is sent after a poll that found tags, before the next one. Field reports of
+# MaxTg=2 (see `FakePn532.keeps_selected`) say that a tag left selected by one poll is
+# not found by the next: the next poll then finds it again, and a tag lying on the pad
+# is only seen every other poll. "field_off" switches the RF field off (RFConfiguration
+# CfgItem 1), so every tag powers down and is found afresh; "release" releases the
+# targets (InRelease 0); "repoll" polls again at once and aborts that poll after
+# `repoll_wait`; "none" sends nothing. benchmarks/pn532_lying_tags.py measures them
+# (figures in benchmarks/README.md): the field off keeps lying tags seen as often with
+# the quirk as without it, for one command per poll, and it does not depend on how a
+# released tag answers, since a tag that loses the field forgets any selection.
+AFTER_TAGS: dict[str, tuple[int, bytes] | None] = {
+    "field_off": (RF_CONFIGURATION, bytes([0x01, 0x00])),
+    "release": (IN_RELEASE, bytes([0x00])),
+    "repoll": None,
+    "none": None,
+}
+AFTER_TAGS_DEFAULT = "field_off"
 
 
 def frame(tfi: int, payload: bytes) -> bytes:
@@ -68,13 +91,20 @@ def command(code: int, params: bytes) -> bytes:
     return frame(HOST, bytes([code]) + params)
 
 
+# SENS_RES (ATQA) as the PN532 sends it, MSB first, by NFCID1 size: bits b7-b8 of its
+# low byte give the UID size (ISO/IEC 14443-3, 6.4.2), b1-b5 the anticollision frame
+# (exactly one set). MIFARE Classic 1K, Ultralight and a triple-size UID.
+SENS_RES = {4: b"\x00\x04", 7: b"\x00\x44", 10: b"\x00\x84"}
+UID_SIZES = {0: 4, 1: 7, 2: 10}  # SENS_RES b7-b8 -> NFCID1 length
+
+
 def target_data(uids: list[str]) -> bytes:
     """The InListPassiveTarget answer's body for ISO 14443A tags (the fake reader's)."""
     body = bytearray([len(uids)])
     for number, uid in enumerate(uids, start=1):
         nfcid = bytes.fromhex(uid)
-        # SENS_RES 0x0044 and SEL_RES 0x00: a MIFARE Ultralight-like tag, no ATS.
-        body += bytes([number, 0x00, 0x44, 0x00, len(nfcid)]) + nfcid
+        # SEL_RES 0x00: a tag without ISO 14443-4, so no ATS follows.
+        body += bytes([number]) + SENS_RES[len(nfcid)] + bytes([0x00, len(nfcid)]) + nfcid
     return bytes(body)
 
 
@@ -154,35 +184,71 @@ class Framer:
                 return head, Garbled()
         elif (length + lcs) & 0xFF or length == 0:
             return head, Garbled()
-        end = head + length + 1
+        end = head + length + 2  # the data, DCS and the postamble
         if len(buf) < end:
             return None
-        data = bytes(buf[head : end - 1])
-        if (sum(data) + buf[end - 1]) & 0xFF:
-            return end, Garbled()
+        data = bytes(buf[head : end - 2])
+        # The postamble is checked too: a frame cut short and completed by the next one's
+        # bytes would otherwise pass one time in 256 on its checksum alone.
+        if (sum(data) + buf[end - 2]) & 0xFF or buf[end - 1] != 0x00:
+            return end - 1, Garbled()
+        if _holds_a_frame_start(buf, 2, end):
+            return end - 1, Garbled()
         return end, Info(data[0], data[1:])
 
 
-def parse_targets(body: bytes) -> list[str] | None:
-    """NFCID1s of an InListPassiveTarget answer for type A; None if it does not add up."""
-    if not body or body[0] > 2:
+def _holds_a_frame_start(buf: bytearray, first: int, end: int) -> bool:
+    """Whether a frame's bytes hold the start of another one: `00 00 FF` and a valid
+    length pair (an ACK, a NACK, LEN + LCS = 0). That is a frame cut short whose
+    declared length ran into the next frame; a tag's own UID holding such a pattern is
+    a chance of about one in 2^32."""
+    at = first
+    # A start code may begin in the frame's last bytes and end in what follows it.
+    while 0 <= (at := buf.find(b"\x00\x00\xff", at, end + 2)) < end:
+        pair = buf[at + 3 : at + 5]
+        if len(pair) == 2 and (pair in (b"\x00\xff", b"\xff\x00") or not sum(pair) & 0xFF):
+            return True
+        at += 1
+    return False
+
+
+def parse_targets(body: bytes, max_targets: int = 2) -> list[str] | None:
+    """NFCID1s of an InListPassiveTarget answer for type A; None if it does not add up.
+
+    Every length and layout inside the answer is checked (UM0701-02 7.3.5 and ISO/IEC
+    14443-3 6.4): NbTg within MaxTg, the targets numbered 1, 2, SENS_RES naming the
+    NFCIDLength that follows, SEL_RES saying the UID is complete, an ATS only where
+    SEL_RES announces one, and nothing left over. An answer cut short and completed
+    by the bytes of the next one passes its frame's 8-bit checksum one time in 256: these
+    checks are what keep such a frame from reporting a tag nobody laid.
+    """
+    if not body or body[0] > max_targets:
         return None
     uids: list[str] = []
     pos = 1
-    for _ in range(body[0]):
-        # Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID1, then ATS when SEL_RES bit 5 says so.
+    for number in range(1, body[0] + 1):
+        # Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID1, then ATS when SEL_RES bit 6 says so.
         if pos + 5 > len(body):
             return None
-        sel_res, id_len = body[pos + 3], body[pos + 4]
-        pos += 5
-        if id_len not in (4, 7, 10) or pos + id_len > len(body):
+        tg, sens_res, sel_res, id_len = body[pos], body[pos + 2], body[pos + 3], body[pos + 4]
+        frame_bits = sens_res & 0x1F
+        if (tg != number or UID_SIZES.get(sens_res >> 6) != id_len
+                or frame_bits & (frame_bits - 1) or not frame_bits or sel_res & 0x04):
             return None
-        uids.append(body[pos : pos + id_len].hex().upper())
+        pos += 5
+        if pos + id_len > len(body):
+            return None
+        nfcid = body[pos : pos + id_len]
+        if id_len == 4 and nfcid[0] == 0x88:  # the cascade tag, never a single UID's uid0
+            return None
+        uids.append(nfcid.hex().upper())
         pos += id_len
         if sel_res & 0x20:
             if pos >= len(body) or body[pos] == 0:
                 return None
             pos += body[pos]  # the ATS length byte counts itself
+    if len(set(uids)) != len(uids):
+        return None
     return uids if pos == len(body) else None
 
 
@@ -191,7 +257,10 @@ class Pn532:
 
     def __init__(self, poll_interval: float = 0.05, idle_poll_interval: float = 0.1,
                  response_timeout: float = 0.25, attempts: int = 3,
-                 rearm_interval: float = 1.0) -> None:
+                 rearm_interval: float = 1.0, after_tags: str = AFTER_TAGS_DEFAULT,
+                 repoll_wait: float = 0.02, refusal_backoff: float = 0.2) -> None:
+        if after_tags not in AFTER_TAGS:
+            raise ValueError(f"after_tags: expected one of {', '.join(AFTER_TAGS)}")
         self.poll_interval = poll_interval
         # An empty pad is asked less often: still several times within the shortest tap.
         self.idle_poll_interval = max(poll_interval, idle_poll_interval)
@@ -199,6 +268,9 @@ class Pn532:
         self.response_timeout = response_timeout
         self.attempts = attempts
         self.rearm_interval = rearm_interval
+        self.after_tags = after_tags
+        self.repoll_wait = repoll_wait
+        self.refusal_backoff = refusal_backoff
         self._framer = Framer()
         self.ready = False
         self._step = 0  # index into SETUP, then polling
@@ -208,6 +280,14 @@ class Pn532:
         self._waiting = False  # the pending poll is acknowledged: the chip looks for a tag
         self._misses = 0
         self._next_poll = 0.0
+        self._follow_up: tuple[int, bytes] | None = None  # sent before the next poll
+        self._repoll = False  # the next poll comes at once and waits only `repoll_wait`
+        self._repolling = False  # the pending poll is such a re-poll
+        # Error frames in a row, over connections: a chip that refuses is not asked
+        # again at once, nor after a reconnection, but after a growing pause.
+        self._refusals = 0
+        self._refused = ""
+        self._retry_at = 0.0
         self._out = bytearray()
 
     @property
@@ -219,8 +299,12 @@ class Pn532:
         self._step = 0
         self._pending = None
         self._misses = 0
+        self._follow_up = None
+        self._repoll = self._repolling = False
         self._framer.reset()
         self._out.clear()
+        if self._refusals >= self.attempts:
+            self._refusals = self.attempts - 1  # one more try on the new connection
         self._send(*SETUP[0], now, wake=True)
         return self._take()
 
@@ -235,15 +319,32 @@ class Pn532:
                 self._out += NACK  # the chip sends its answer again
                 self._expect(now)
             elif isinstance(item, Info) and item.tfi == ERROR_TFI:
-                self._pending = None  # a syntax error on the chip's side: ask again
+                self._refusal(now)
             elif (isinstance(item, Info) and item.tfi == CHIP and item.payload
                   and item.payload[0] == self._pending + 1):
                 readings += self._answered(item.payload[1:], now)
         return readings
 
-    def _answered(self, body: bytes, now: float) -> list[Reading]:
+    def _refusal(self, now: float) -> None:
+        """The error frame (UM0701-02 6.2.1.5): the chip found the command's syntax wrong.
+
+        Sent again after a pause that doubles each time (a chip or a line that garbles
+        every command would otherwise be asked hundreds of times a second), and given
+        up, with the reason, after `attempts` in a row."""
+        assert self._pending is not None
+        self._refused = COMMAND_NAMES.get(self._pending, f"command {self._pending:#04x}")
         self._pending = None
+        self._waiting = self._repolling = False
+        self._refusals += 1
+        pause = min(self.refusal_backoff * 2 ** (self._refusals - 1), MAX_REFUSAL_PAUSE_S)
+        self._retry_at = now + pause
+        self.tick_s = pause
+
+    def _answered(self, body: bytes, now: float) -> list[Reading]:
+        code, self._pending = self._pending, None
         self._misses = 0
+        self._refusals = 0
+        self._waiting = False
         if self._step < len(SETUP):
             self._step += 1
             if self._step == len(SETUP):
@@ -251,6 +352,10 @@ class Pn532:
             else:
                 self._send(*SETUP[self._step], now)
             return []
+        if code != IN_LIST_PASSIVE_TARGET:
+            self.tick_s = self.poll_interval
+            return []  # a follow-up answered
+        repolled, self._repolling = self._repolling, False
         uids = parse_targets(body)
         if uids is None:
             self._framer.bad_frames += 1
@@ -258,20 +363,47 @@ class Pn532:
         interval = self.poll_interval if uids else self.idle_poll_interval
         self._next_poll += interval - self.poll_interval
         self.tick_s = interval
+        if uids:
+            follow_up = AFTER_TAGS[self.after_tags]
+            if follow_up is not None:
+                self._follow_up = follow_up
+            elif self.after_tags == "repoll" and not repolled:
+                self._repoll = True
         return [Seen(uid) for uid in uids]
 
     def tick(self, now: float) -> bytes:
+        if self._refusals >= self.attempts:
+            raise ReaderSilent(
+                f"the PN532 answered {self._refused} with its error frame {self._refusals} "
+                "times in a row: it is not a PN532 with firmware 1.6, or the line garbles "
+                "bytes (check the wiring, a shared ground and that it is in HSU mode)")
         if self._pending is not None and now >= self._deadline:
-            if self._waiting:
+            if self._repolling and self._waiting:
+                self._end_repoll()
+            elif self._waiting:
                 self._rearm(now)
             else:
                 self._missed(self._pending, now)
-        elif self._pending is None and self._step < len(SETUP):
+        elif self._pending is not None or now < self._retry_at:
+            pass
+        elif self._step < len(SETUP):
             self._send(*SETUP[self._step], now, wake=True)
-        elif self._pending is None and now >= self._next_poll:
+        elif self._follow_up is not None:
+            code, params = self._follow_up
+            self._follow_up = None
+            self._send(code, params, now)
+        elif self._repoll or now >= self._next_poll:
+            self._repolling, self._repoll = self._repoll, False
             self._next_poll = now + self.poll_interval
             self._send(*POLL, now)
         return self._take()
+
+    def _end_repoll(self) -> None:
+        """The re-poll found nothing new (the chip waits): abort it, poll as usual."""
+        self._out += ACK
+        self._pending = None
+        self._waiting = self._repolling = False
+        self.tick_s = self.poll_interval
 
     def _missed(self, code: int, now: float) -> None:
         self._misses += 1
@@ -301,8 +433,9 @@ class Pn532:
     def _expect(self, now: float, *, target: bool = False) -> None:
         """Await the chip within the response timeout, or a tag until the re-arm."""
         self._waiting = target
-        self._deadline = now + (self.rearm_interval if target else self.response_timeout)
-        self.tick_s = self.rearm_interval if target else self.poll_interval
+        wait = self.repoll_wait if self._repolling else self.rearm_interval
+        self._deadline = now + (wait if target else self.response_timeout)
+        self.tick_s = wait if target else self.poll_interval
 
     def _take(self) -> bytes:
         out, self._out = bytes(self._out), bytearray()

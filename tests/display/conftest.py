@@ -53,8 +53,13 @@ def stress(seats: int, length: int = 20) -> dict[str, Any]:
     view["pending_doubles"] = [{"train": t["id"], "tile": t["tiles"][-1], "order": i + 1}
                                for i, t in enumerate(doubles[:2])]
     view["last_play"] = {"seat": 0, "train": "0", "tile": view["trains"][0]["tiles"][-1]}
-    view["rejection"] = {"seat": 1, "text": "That tile doesn't match the open 6 of Bo's train."}
+    view["rejection"] = {"seat": 1, "message": {"id": "rules.no_match",
+                                                "args": {"end": 6, "train": "0"}}}
     view["readers"][0] = {"pad": "0", "online": False, "reason": "no answer from /dev/ttyUSB0"}
+    view["alerts"] = [{"seat": 0, "message": {
+        "id": "alert.reader_offline_why",
+        "args": {"pad": {"id": "pad.seat", "args": {"seat": 0}},
+                 "text": "no answer from /dev/ttyUSB0"}}}]
     return view
 
 

@@ -214,16 +214,17 @@ def hub_words(lay):
                          ids=lambda s: f"{s[0]}x{s[1]}")
 def test_each_seat_s_own_news_is_in_its_own_panel_facing_it(size, view):
     sample = view("reader_offline_6")  # seat 2's reader is offline, seat 3's marker is in
-    sample["rejection"] = {"seat": 4, "text": "It is Cyrus's turn."}
+    sample["rejection"] = {"seat": 4, "message": {"id": "rules.no_match",
+                                                  "args": {"end": 6, "train": "0"}}}
     lay = layout(sample, size)
     angles = {p.seat: p.angle for p in lay.panels}
-    for seat, news in ((2, "Your pad's reader is offline"), (3, "Put your marker out"),
-                       (4, "It is Cyrus's turn.")):
+    for seat, news in ((2, "The reader of Dalia's pad is offline"),
+                       (3, "Eleni: put your marker out"), (4, "doesn't match the open 6")):
         mine = panel_texts(lay, seat)
         assert news in " ".join(" ".join(t.lines) for t in mine), (seat, news)
         assert {t.angle for t in mine} == {angles[seat]}
     hub = hub_words(lay)
-    for elsewhere in ("offline", "marker", "It is Cyrus", "has one tile left"):
+    for elsewhere in ("offline", "marker", "doesn't match", "has one tile left"):
         assert elsewhere not in hub
     # The hub holds only what concerns the seat to act: no score strip either.
     assert not any(s["name"] + " " + str(s["total"]) in hub for s in sample["seats"])
@@ -241,9 +242,11 @@ def test_a_refused_move_of_the_seat_to_act_is_in_the_hub(view):
 def test_the_mexican_train_s_reader_offline_is_the_table_s_news(view):
     sample = view("play_6")
     sample["readers"][-1] = {"pad": "mexican", "online": False, "reason": None}
+    sample["alerts"].append({"seat": None, "message": {
+        "id": "alert.reader_offline", "args": {"pad": {"id": "pad.mexican", "args": {}}}}})
     lay = layout(sample, (1280, 800))
-    assert "Mexican train pad reader offline" in hub_words(lay)
-    notices = [t for t in lay.texts if t.lines and "reader offline" in t.lines[0]]
+    assert "The reader of the Mexican train's pad is offline" in hub_words(lay)
+    notices = [t for t in lay.texts if t.lines and "is offline" in t.lines[0]]
     assert all(len(t.lines) == 1 for t in notices)
 
 
@@ -323,7 +326,7 @@ def test_nobody_is_lit_when_it_is_nobodys_turn(view):
 
 def test_hints_say_what_the_table_will_do(view):
     lobby = layout(view("lobby_4_empty"), (1920, 1080))
-    assert "Double-12 set" in hub_words(lobby)  # the set four players are dealt
+    assert "Double-12" in hub_words(lobby)  # the set four players are dealt
     aside = view("deal_set_aside_4")
     words = hub_words(layout(aside, (1920, 1080)))
     assert "put the 12-12 in the hub" in words and "Looking for" not in words

@@ -7,6 +7,7 @@ import pytest
 
 from display import text, theme, wall_screen
 from display.wall_layout import layout
+from firmware_py.render import render
 
 SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
 
@@ -43,7 +44,7 @@ def test_the_round_fills_in_as_seats_show_their_tiles_and_says_who_went_out(seat
     sample = view(f"reveal_{seats}")
     lay = layout(sample, (1920, 1080))
     out = sample["seats"][sample["went_out"]]["name"]
-    assert said(lay)[0] == f"Round {sample['round']} of {sample['rounds']} over: {out} went out"
+    assert said(lay)[0] == f"Round {sample['round']} over: {out} went out"
     played = len(sample["scores"])
     for seat, points in enumerate(sample["revealed"]):
         row = row_texts(lay, sample, seat)
@@ -58,7 +59,7 @@ def test_the_round_fills_in_as_seats_show_their_tiles_and_says_who_went_out(seat
 def test_a_blocked_round_says_so(view):
     sample = view("reveal_8")
     sample["went_out"] = None
-    assert said(layout(sample, (1280, 800)))[0].endswith("over: blocked")
+    assert said(layout(sample, (1280, 800)))[0] == f"Round {sample['round']} over: blocked"
 
 
 @pytest.mark.parametrize("seats", [2, 8, 14])
@@ -128,11 +129,11 @@ def test_each_player_s_tiles_and_one_tile_show_during_play(seats, view):
         sample["seats"][i]["hand"] = 1
     lonely = [s["seat"] for s in sample["seats"] if s["one_tile"]]
     lay = layout(sample, (1920, 1080))
-    assert said(lay).count("one tile!") == len(lonely)
+    assert said(lay).count("ONE TILE!") == len(lonely)
     assert len([c for c in lay.cells if c.kind == "one_tile"]) == len(lonely)
     for seat in sample["seats"]:
         row = row_texts(lay, sample, seat["seat"])
-        assert ("one tile!" if seat["one_tile"] else str(seat["hand"])) in row
+        assert ("ONE TILE!" if seat["one_tile"] else str(seat["hand"])) in row
 
 
 def test_a_round_winner_stays_visible_on_the_gold_row(view):
@@ -154,6 +155,20 @@ def test_a_round_winner_stays_visible_on_the_gold_row(view):
 def test_the_prompt_stays_readable_up_to_fourteen_seats(seats, size, view):
     sample = view(f"play_{seats}")
     lay = layout(sample, size)
-    assert lay.prompt is not None and " ".join(lay.prompt.lines) == sample["prompt"]
+    names = [s["name"] for s in sample["seats"]]
+    assert lay.prompt is not None
+    assert " ".join(lay.prompt.lines) == render(sample["prompt"], "en", names)
     assert lay.prompt.size >= max(14, size[1] // 40)
     assert text.fits(lay.prompt)
+
+
+def test_the_wall_s_new_words_are_in_the_wall_s_language(view):
+    sample = view("reveal_8")
+    sample["wall_language"] = "lt"
+    words = said(layout(sample, (1920, 1080)))
+    out = sample["seats"][sample["went_out"]]["name"]
+    assert words[0] == f"Ratas {sample['round']} baigtas: {out} išėjo"
+    assert "Kauliukai" in words
+    summary = view("summary_8")
+    summary["wall_language"] = "lt"
+    assert "Sumos po kiekvieno rato" in said(layout(summary, (1920, 1080)))

@@ -162,7 +162,7 @@ def test_enroll_walks_the_set_and_says_at_once_a_tag_tapped_twice(cable, tmp_pat
     args = parse(configure_enroll, ["--pad", str(cable.path), "--protocol", "lines",
                                     "--set", "6", "--seats", "2", "--db", str(db)])
     plan = set_plan(6, 2)
-    assert len(plan) == 28 + 2 + 1 + 4
+    assert len(plan) == 28 + 2 + 1 + 5  # tiles, seat markers, the Mexican marker, cards
     with watching() as screen:
         thread, result = in_thread(run_enroll, args)
         screen.wait_for("reader online")
@@ -178,10 +178,11 @@ def test_enroll_walks_the_set_and_says_at_once_a_tag_tapped_twice(cable, tmp_pat
     assert "tap seat 1's marker" in out
     assert "tap the Mexican train marker" in out
     assert "tap the admin card" in out
-    assert f"all 35 tags enrolled in {db}" in out
+    assert "tap the language card" in out
+    assert f"all 36 tags enrolled in {db}" in out
     with TagRegistry(db) as registry:
         assert registry.lookup("04000000000001") == Binding("tile", "6-5")
-        assert registry.lookup(f"04{len(plan) - 1:012X}") == Binding("card", "admin")
+        assert registry.lookup(f"04{len(plan) - 1:012X}") == Binding("card", "language")
         assert len(registry.all()) == len(plan)
 
 
@@ -199,14 +200,14 @@ def test_enroll_resumes_where_it_stopped(tmp_path, capsys):
         enrollment = Enrollment(registry, plan)
         assert len(enrollment.remaining()) == 1
         enroll(enrollment, lambda: next(events), lines.append)
-        assert registry.lookup("BB000001") == Binding("card", "admin")
-    assert lines == ["tap the admin card", "reader online",
-                     "  that tag (AA000000) is already 6-6; tap the admin card",
-                     "  BB000001 is the admin card (35/35)"]
+        assert registry.lookup("BB000001") == Binding("card", "language")
+    assert lines == ["tap the language card", "reader online",
+                     "  that tag (AA000000) is already 6-6; tap the language card",
+                     "  BB000001 is the language card (36/36)"]
     args = parse(configure_enroll, ["--pad", "loop://", "--protocol", "lines", "--set", "6",
                                     "--seats", "2", "--db", str(db)])
     assert run_enroll(args) == 0
-    assert "all 35 tags of the double-6 table are enrolled already" in capsys.readouterr().out
+    assert "all 36 tags of the double-6 table are enrolled already" in capsys.readouterr().out
 
 
 def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):

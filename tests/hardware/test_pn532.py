@@ -46,7 +46,7 @@ def test_the_framer_splits_acks_nacks_and_information_frames():
 
 def test_the_framer_waits_for_a_frame_cut_anywhere():
     data = frame(0xD5, b"\x4b" + target_data([UID_A]))
-    for cut in range(1, len(data) - 1):  # the last byte is the postamble, not needed
+    for cut in range(1, len(data)):  # up to its postamble, which is checked too
         framer = Framer()
         assert framer.feed(data[:cut]) == []
         assert framer.feed(data[cut:]) == [Info(0xD5, b"\x4b" + target_data([UID_A]))]
@@ -66,6 +66,26 @@ def test_a_wrong_length_checksum_is_counted():
     assert framer.bad_frames == 1
 
 
+def test_a_frame_without_its_postamble_is_counted():
+    framer = Framer()
+    bad = frame(0xD5, b"\x15")[:-1] + b"\x55"
+    assert framer.feed(bad + frame(0xD5, b"\x33")) == [Garbled(), Info(0xD5, b"\x33")]
+
+
+def test_a_frame_whose_length_runs_into_the_next_one_is_refused_even_when_its_sums_match():
+    # Cut short after "04 A2": its declared length swallows the ACK and three bytes of
+    # the next frame, and both the checksum and the postamble happen to match.
+    cut = frame(0xD5, b"\x4b" + target_data(["04A2FF01"]))[:12]
+    filler = bytes([0x00, 0x00, 0xFF, 0x00, 0xFF])
+    data = cut[5:] + filler
+    mixture = cut + filler + bytes([-sum(data) & 0xFF, 0x00])
+    # Rebuild the header so that its length covers the mixture, as the cut one did.
+    mixture = bytes([0, 0, 0xFF, len(data), -len(data) & 0xFF]) + mixture[5:]
+    following = frame(0xD5, b"\x4b" + target_data([UID_B]))
+    assert Framer().feed(mixture + following)[-1] == Info(0xD5, b"\x4b" + target_data([UID_B]))
+    assert Garbled() in Framer().feed(mixture + following)
+
+
 def test_extended_frames_are_understood():
     data = bytes([0xD5, 0x4B]) + target_data([UID_A])
     length = len(data)
@@ -75,7 +95,7 @@ def test_extended_frames_are_understood():
 
 
 def test_targets_of_both_uid_sizes_and_an_ats_are_read():
-    ats_target = bytes([2, 0x03, 0x44, 0x20, 4]) + bytes.fromhex(UID_B) + bytes([3, 0x78, 0x80])
+    ats_target = bytes([2, 0x03, 0x04, 0x20, 4]) + bytes.fromhex(UID_B) + bytes([3, 0x78, 0x80])
     body = target_data([UID_A])[1:]
     assert parse_targets(bytes([2]) + body + ats_target) == [UID_A, UID_B]
     assert parse_targets(bytes([0])) == []
@@ -83,13 +103,28 @@ def test_targets_of_both_uid_sizes_and_an_ats_are_read():
 
 @pytest.mark.parametrize("body", [b"", b"\x03", b"\x01\x01\x00\x44\x00\x07\x04",
                                   bytes([1, 1, 0, 0x44, 0, 5]) + bytes(5),
-                                  target_data([UID_A]) + b"\x00"])
+                                  target_data([UID_A]) + b"\x00",
+                                  # SENS_RES says a double-size UID; NFCIDLength says 4.
+                                  bytes([1, 1, 0, 0x44, 0, 4]) + bytes.fromhex(UID_B),
+                                  # Numbered 2 without a first one.
+                                  bytes([1, 2, 0, 0x04, 0, 4]) + bytes.fromhex(UID_B),
+                                  # SEL_RES: the UID is not complete (cascade bit).
+                                  bytes([1, 1, 0, 0x04, 0x04, 4]) + bytes.fromhex(UID_B),
+                                  # No anticollision frame bit, or two of them.
+                                  bytes([1, 1, 0, 0x00, 0, 4]) + bytes.fromhex(UID_B),
+                                  bytes([1, 1, 0, 0x03, 0, 4]) + bytes.fromhex(UID_B),
+                                  # The cascade tag as the first byte of a single UID.
+                                  bytes([1, 1, 0, 0x04, 0, 4]) + bytes.fromhex("88112233"),
+                                  # One tag twice.
+                                  bytes([2]) + target_data([UID_B])[1:]
+                                  + bytes([2, 0, 0x04, 0, 4]) + bytes.fromhex(UID_B),
+                                  target_data([UID_A, UID_B, "11223344"])])
 def test_target_data_that_does_not_add_up_is_refused(body):
     assert parse_targets(body) is None
 
 
-def started(now: float = 0.0) -> tuple[Pn532, bytes]:
-    chip = Pn532(poll_interval=0.05, response_timeout=0.2)
+def started(now: float = 0.0, after_tags: str = "field_off") -> tuple[Pn532, bytes]:
+    chip = Pn532(poll_interval=0.05, response_timeout=0.2, after_tags=after_tags)
     return chip, chip.start(now)
 
 
@@ -108,13 +143,17 @@ def test_the_conversation_wakes_configures_then_polls_for_two_targets():
     readings = chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET,
                                    target_data([UID_A, UID_B])), 0.04)
     assert readings == [Seen(UID_A), Seen(UID_B)]
+    # Tags found: the field goes off, so that the next poll finds them afresh.
+    assert chip.tick(0.04) == command(pn532.RF_CONFIGURATION, bytes([0x01, 0x00]))
+    assert chip.receive(answer(pn532.RF_CONFIGURATION), 0.045) == []
     # The next poll waits for the poll interval.
     assert chip.tick(0.05) == b""
     assert chip.tick(0.071) == command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))
 
 
-def ready_chip() -> Pn532:
-    chip, _ = started()
+def ready_chip(after_tags: str = "none") -> Pn532:
+    """Set up and polled at 0.0; by default nothing is sent between polls."""
+    chip, _ = started(after_tags=after_tags)
     chip.receive(answer(pn532.SAM_CONFIGURATION), 0.0)
     chip.tick(0.0)
     chip.receive(answer(pn532.RF_CONFIGURATION), 0.0)
@@ -137,7 +176,28 @@ def test_an_error_frame_or_a_foreign_answer_reports_no_tag():
     chip = ready_chip()
     assert chip.receive(answer(0x02, b"\x32\x01\x06\x07"), 0.01) == []
     assert chip.receive(ACK + frame(pn532.ERROR_TFI, b""), 0.01) == []
-    assert chip.tick(0.1) == command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))
+    assert chip.tick(0.1) == b""  # not at once: after a pause
+    assert chip.tick(0.22) == command(pn532.IN_LIST_PASSIVE_TARGET, bytes([0x02, 0x00]))
+
+
+def test_error_frames_at_set_up_are_asked_again_ever_later_then_the_reader_is_given_up():
+    chip, _ = started()
+    sent_at = []
+    now = 0.0
+    with pytest.raises(ReaderSilent, match="answered SAMConfiguration with its error frame 3"):
+        while now < 10:
+            chip.receive(ACK + frame(pn532.ERROR_TFI, b""), now)
+            while not (out := chip.tick(now)):
+                now = round(now + 0.01, 2)
+            sent_at.append(now)
+            assert out.endswith(command(pn532.SAM_CONFIGURATION, bytes([0x01, 0x14, 0x01])))
+    # 0.2 s, then 0.4 s: not hundreds of times a second.
+    assert sent_at == pytest.approx([0.2, 0.6], abs=0.015)
+    # A new connection tries once more, and gives up at the next error frame.
+    chip.start(now)
+    chip.receive(ACK + frame(pn532.ERROR_TFI, b""), now)
+    with pytest.raises(ReaderSilent):
+        chip.tick(now)
 
 
 def test_a_missed_answer_is_asked_again_then_the_reader_is_given_up():
@@ -284,7 +344,7 @@ def poll_answer(uids: list[str]) -> Info:
 def test_the_fake_chip_answers_an_empty_pad_only_when_a_tag_comes(fake, host):
     framer = Framer()
     # No RFConfiguration: like a real chip after power-up, it retries for ever.
-    host.write(command(pn532.SAM_CONFIGURATION, b"\x01") + POLL_BYTES)
+    host.write(pn532.WAKEUP + command(pn532.SAM_CONFIGURATION, b"\x01") + POLL_BYTES)
     assert frames(host, framer, 3) == [Ack(), Info(pn532.CHIP, b"\x15"), Ack()]
     fake.place(UID_A)
     assert frames(host, framer, 1) == [poll_answer([UID_A])]
@@ -295,7 +355,7 @@ def test_the_fake_chip_answers_an_empty_pad_only_when_a_tag_comes(fake, host):
 
 def test_an_ack_from_the_host_aborts_the_waiting_poll(fake, host):
     framer = Framer()
-    host.write(command(pn532.SAM_CONFIGURATION, b"\x01") + POLL_BYTES)
+    host.write(pn532.WAKEUP + command(pn532.SAM_CONFIGURATION, b"\x01") + POLL_BYTES)
     assert frames(host, framer, 3) == [Ack(), Info(pn532.CHIP, b"\x15"), Ack()]
     # Abort; the NACK's repeated answer shows that the chip has read the abort.
     host.write(ACK + NACK)
@@ -307,6 +367,7 @@ def test_an_ack_from_the_host_aborts_the_waiting_poll(fake, host):
 
 def test_with_few_retries_the_fake_chip_answers_an_empty_pad_at_once(fake, host):
     framer = Framer()
-    host.write(command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0x01])) + POLL_BYTES)
+    host.write(pn532.WAKEUP + command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0x01]))
+               + POLL_BYTES)
     assert frames(host, framer, 4) == [Ack(), Info(pn532.CHIP, b"\x33"),
                                        Ack(), poll_answer([])]

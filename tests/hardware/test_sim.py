@@ -33,7 +33,7 @@ def table(events, registry, protocol: str = "rdm6300", **options) -> SimulatedTa
 @pytest.mark.parametrize("protocol", ["rdm6300", "pn532", "lines"])
 def test_taps_reach_the_queue_as_the_registry_s_tags(events, registry, protocol):
     with table(events, registry, protocol) as sim:
-        assert sim.enroll_set() == 28 + 2 + 1 + 4
+        assert sim.enroll_set() == 28 + 2 + 1 + 5
         assert sim.enroll_set() == 0
         sim.tap("1", "6-5")
         placed, removed = events.take(2)

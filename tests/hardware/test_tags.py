@@ -126,13 +126,14 @@ def test_a_bad_csv_line_is_named_and_nothing_is_imported(registry, tmp_path):
 
 def test_the_plan_walks_the_set_from_the_top_then_markers_then_cards():
     plan = set_plan(12, seats=4)
-    assert len(plan) == 91 + 4 + 1 + 4
+    assert len(plan) == 91 + 4 + 1 + 5
     assert [str(b) for b in plan[:3]] == ["12-12", "12-11", "12-10"]
     assert plan[90] == Binding("tile", "0-0")
     assert plan[91:] == [Binding("marker", "0"), Binding("marker", "1"), Binding("marker", "2"),
                          Binding("marker", "3"), Binding("marker", "mexican"),
                          Binding("card", "undo"), Binding("card", "new_game"),
-                         Binding("card", "next_preset"), Binding("card", "admin")]
+                         Binding("card", "next_preset"), Binding("card", "admin"),
+                         Binding("card", "language")]
 
 
 def test_enrollment_binds_the_next_unknown_tag_and_says_when_one_is_known(registry):

@@ -219,3 +219,14 @@ def test_learn_port_gives_up_after_its_timeout_and_refuses_a_bad_pad(tmp_path, c
     assert "no adapter was plugged in within 0.3 s" in capsys.readouterr().err
     assert learn(tmp_path, ["--pad", "table"]) == 2
     assert 'expected a seat number 0..14 or "mexican"' in capsys.readouterr().err
+
+
+def test_the_modules_loaded_at_boot_drive_every_adapter_the_rules_know():
+    # usbserial and cdc_acm register ttyUSB and ttyACM in /proc/devices, which the unit's
+    # DeviceAllow= needs at start; the adapters' own drivers come with them.
+    conf = UDEV.parents[1] / "systemd" / "modules-load.d" / "roundhouse.conf"
+    modules = {line.strip() for line in conf.read_text().splitlines()
+               if line.strip() and not line.startswith("#")}
+    assert {"usbserial", "cdc_acm"} <= modules
+    for _, _, _, _, driver in ADAPTERS:
+        assert (driver or "cdc_acm").removesuffix("-uart") in modules, driver

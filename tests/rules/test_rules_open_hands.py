@@ -53,3 +53,56 @@ def test_with_the_engine_held_the_starter_lays_it_from_its_hand():
     state = _open(Options.preset("classic"), hands=(15, 15), starter=1)
     assert state.engine_laid and state.turn == 1 and state.hand_counts == (15, 14)
     assert state.boneyard_count == 55 - 30
+
+
+def test_a_reveal_must_hold_every_tile_seen_going_into_that_hand():
+    # Seat 1 draws 3-3 by name (it does not start its train); seat 0 goes out.
+    over = run(_open(Options.preset("tournament"), hands=(2, 2), starter=0),
+               "0 play 9-5 on 0", "0 pass", "1 draw 3-3", "0 play 5-1 on 0")  # fmt: skip
+    assert over.awaiting_reveal == (1,)
+    with pytest.raises(IllegalMove, match="Seat 1 drew the 3-3 and has not laid it"):
+        apply(over, move("1 reveal 8-1 7-2 6-0"))
+    assert run(over, "1 reveal 8-1 7-2 3-3").scores == ((0, 24),)
+
+
+def test_a_named_tile_laid_since_is_not_asked_for():
+    state = run(_open(hands=(3, 3)), "0 play 9-4 on 0", "1 draw 9-3", "1 play 9-3 on 1",
+                "0 play 4-2 on 0", "1 play 3-1 on 1", "0 play 2-0 on 0")  # fmt: skip
+    assert state.awaiting_reveal == (1,)
+    assert run(state, "1 reveal 6-5 7-8").scores[-1] == (0, 26)
+
+
+def _dry(options: Options) -> object:
+    """Open hands on a double-6 set with every tile dealt: seat 0 (which lays 6-6) ends
+    its train on 5, seat 1 on 5 too, and the Mexican train is not started."""
+    state = _open(options, hands=(14, 14), starter=0)
+    assert state.boneyard_count == 0
+    return run(state, "0 play 6-5 on 0", "0 pass", "1 play 6-4 on 1", "1 play 4-5 on 1",
+               "1 pass")  # fmt: skip
+
+
+def test_a_dry_round_is_blocked_once_no_seat_that_passed_may_hold_a_tile_for_the_new_end():
+    # Seat 0 passes facing 5 and 6; seat 1's marker then opens its train at 5, which seat 0
+    # has shown it cannot play on (`must_play`): one pass each and the round is blocked.
+    classic6 = Options.preset("classic", set=6, rounds=1)
+    blocked = run(_dry(classic6), "0 pass", "1 pass")
+    assert blocked.phase == "round_over" and blocked.blocked
+    assert blocked.awaiting_reveal == (0, 1)
+
+
+def test_without_must_play_a_pass_shows_nothing_and_the_run_of_passes_starts_again():
+    free = Options.preset("classic", set=6, rounds=1, must_play=False)
+    state = run(_dry(free), "0 pass", "1 pass")
+    assert state.phase == "play" and state.turn == 0  # seat 0 may hold a 5 after all
+    assert run(state, "0 pass").phase == "round_over"
+
+
+def test_a_tile_drawn_unseen_may_be_the_one_a_seat_lacked():
+    # Under classic seat 0 passes its first turn without drawing: it holds no 9 for its
+    # train. A tile it later draws unseen may be a 9, so nothing is known to be lacking.
+    state = run(_open(Options.preset("classic"), hands=(15, 15), starter=1),
+                "1 play 9-5 on 1", "1 pass", "0 pass")  # fmt: skip
+    assert state._lacks[0]  # passed on its first turn without a tile for its train
+    drew = run(state, "1 draw")
+    assert drew._lacks == state._lacks
+    assert run(drew, "1 pass", "0 draw")._lacks[0] == 0

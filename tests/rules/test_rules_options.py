@@ -9,6 +9,7 @@ from rules_helpers import hand, house, move, run, start, tiles, train_tiles
 
 from firmware_py.rules import (
     BadDeal,
+    BadOptions,
     IllegalMove,
     Options,
     StartRound,
@@ -303,3 +304,158 @@ def test_start_round_checks_the_deal():
         apply(state, StartRound((tiles("5-3"), tiles("3-5")), ()))
     with pytest.raises(Exception, match="3 hands"):
         apply(state, StartRound((tiles("5-3"), tiles("4-1"), tiles("2-2")), ()))
+
+
+# ---- first_turn_draw, must_play and drawn_tile, hand_size, positions -----------------
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament", "simple"])
+@pytest.mark.parametrize("first_turn_draw", [True, False])
+def test_first_turn_draw_decides_whether_a_seat_unable_to_start_draws(preset, first_turn_draw):
+    # tournament: 2 players, 9-9 set aside; classic: 9-9 held by seat 0; simple: 4 seats.
+    options = Options.preset(preset, first_turn_draw=first_turn_draw)
+    if preset == "simple":
+        hands = ["12-12 12-5 8-0", "7-3 2-0", "12-2 9-0", "12-3 11-0"]
+        lead = "0 play 12-5 on 0"
+    else:
+        hands = ["9-9 9-5 8-0", "7-3 2-0"] if preset == "classic" else ["9-5 8-0", "7-3 2-0"]
+        lead = "0 play 9-5 on 0"
+    engine = "12" if preset == "simple" else "9"
+    state = run(start(options, hands, f"{engine}-1 6-6"), lead, "0 pass")
+    assert state.turn == 1
+    if first_turn_draw:
+        # 000: "players unable to start their train must draw"; the drawn tile may start it.
+        assert move("1 pass") not in legal_actions(state)
+        with pytest.raises(IllegalMove, match="Draw a tile before passing"):
+            apply(state, move("1 pass"))
+        drawn = run(state, "1 draw")
+        assert drawn.turn == 1 and hand(drawn, 1) == ["7-3", "2-0", f"{engine}-1"]
+        started = run(drawn, f"1 play {engine}-1 on 1")
+        assert train_tiles(started, 1) == [f"{engine}-1"]
+    else:
+        # 002: "they do not draw from the boneyard"; 003: the player stops.
+        assert [str(a) for a in legal_actions(state)] == [str(move("1 pass"))]
+        with pytest.raises(IllegalMove, match="does not draw"):
+            apply(state, move("1 draw"))
+        passed = run(state, "1 pass")
+        assert passed.turn == 2 % len(hands) and passed.trains[1].open
+        assert passed.boneyard_count == 2 and hand(passed, 1) == ["7-3", "2-0"]
+
+
+def test_first_turn_draw_off_holds_a_seat_that_can_start_its_train_to_it():
+    # must_play: a seat that can start its train may not pass instead.
+    state = start("classic", ["9-9 9-5 8-0", "9-3 2-0"], "9-1 6-6")
+    state = run(state, "0 play 9-5 on 0", "0 pass")
+    with pytest.raises(IllegalMove, match="You can play the 9-3, so you must play"):
+        apply(state, move("1 pass"))
+    with pytest.raises(IllegalMove, match="may not draw"):
+        apply(state, move("1 draw"))
+
+
+def test_first_turn_draw_off_still_draws_for_a_carried_double():
+    # Core rule 9: a seat that cannot satisfy the double draws once, first turn or not.
+    hands = ["9-9 9-5 5-5 8-0", "7-3 2-0"]
+    state = run(start("classic", hands, "5-1 6-6"), "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass")
+    assert _pending(state) == ["5-5"]
+    with pytest.raises(IllegalMove, match="Draw a tile before passing"):
+        apply(state, move("1 pass"))
+    satisfied = run(state, "1 draw", "1 play 5-1 on 0")
+    assert _pending(satisfied) == [] and train_tiles(satisfied, 0)[-1] == "5-1"
+
+
+@pytest.mark.parametrize("must_play", [True, False])
+@pytest.mark.parametrize("drawn_tile", ["may_play", "must_play"])
+def test_must_play_is_about_drawing_and_drawn_tile_about_the_tile_drawn(must_play, drawn_tile):
+    options = house(must_play=must_play, drawn_tile=drawn_tile)
+    # Seat 0 holds 5-3, which plays on its own train, and draws 5-1, which plays too.
+    holding = run(start(options, ["9-5 5-3 8-1", "9-1 1-0 6-6"], "5-1 7-7"),
+                  "0 play 9-5 on 0", "1 play 9-1 on 1")  # fmt: skip
+    assert (move("0 draw") in legal_actions(holding)) is not must_play
+    with pytest.raises(IllegalMove):  # nobody passes instead of drawing
+        apply(holding, move("0 pass"))
+    # Seat 0 holds nothing that plays, draws 5-1, which does.
+    drew = run(start(options, ["9-5 8-1", "9-1 1-0 6-6"], "5-1 7-7"),
+               "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw")  # fmt: skip
+    assert drew.turn == 0
+    if drawn_tile == "may_play":
+        declined = run(drew, "0 pass")
+        assert declined.turn == 1 and declined.trains[0].open and "5-1" in hand(declined, 0)
+    else:
+        with pytest.raises(IllegalMove, match="You must play the 5-1 you drew"):
+            apply(drew, move("0 pass"))
+        assert [str(a) for a in legal_actions(drew)] == [str(move("0 play 5-1 on 0"))]
+
+
+@pytest.mark.parametrize("must_play", [True, False])
+def test_must_play_with_an_empty_boneyard_forbids_passing_with_a_playable_tile(must_play):
+    state = run(start(house(must_play=must_play), ["9-5 5-3", "9-1 1-0 6-6"]),
+                "0 play 9-5 on 0", "1 play 9-1 on 1")  # fmt: skip
+    if must_play:
+        with pytest.raises(IllegalMove, match="You can play the 5-3, so you must play"):
+            apply(state, move("0 pass"))
+    else:
+        assert run(state, "0 pass").trains[0].open
+
+
+def test_hand_size_overrides_the_deal_table_and_deals_that_many():
+    assert Options.preset("classic", hand_size=10).deal_for(4) == (12, 10)
+    three = Options.preset("classic", set=12, hand_size=14)
+    assert three.deal_for(3) == (12, 14)  # classic deals three seats double-9 only
+    dealt = deal(new_game(three, 3), seed=7)
+    assert [len(h) for h in dealt.hands] == [14, 14, 14] and len(dealt.boneyard) == 91 - 42
+    assert Options.preset("tournament", set=18, hand_size=11).deal_for(14) == (18, 11)
+
+
+def test_hand_size_must_leave_a_boneyard_and_a_player_count_of_2_to_14():
+    with pytest.raises(BadDeal, match="3 hands of 31 from a double-12 set leave no boneyard: "
+                                      "30 tiles per hand at most"):  # fmt: skip
+        Options.preset("classic", set=12, hand_size=31).deal_for(3)
+    with pytest.raises(BadDeal, match="do not deal for 15 players"):
+        Options.preset("classic", set=18, hand_size=5).deal_for(15)
+    with pytest.raises(BadDeal, match="do not deal for 3 players"):
+        Options.preset("simple", hand_size=14).deal_for(3)  # no set, no table row
+
+
+@pytest.mark.parametrize("value", [0, -1, True, 2.5, "12"])
+def test_hand_size_takes_a_whole_number(value):
+    with pytest.raises(BadOptions, match="option hand_size takes a whole number"):
+        Options.preset("classic", hand_size=value)
+
+
+def test_a_position_needs_a_set_but_no_deal_table():
+    position = Options.preset("simple", set=12)
+    state = start(position, ["12-12 12-5", "7-3", "11-2"])  # simple deals four to ten
+    assert state.set_size == 12 and state.turn == 0
+    counts = apply(new_game(position, 3), StartRound((5, 5, 5), None, 0))
+    assert counts.boneyard_count == 91 - 15
+    with pytest.raises(BadDeal, match="give the option set"):
+        new_game(Options.preset("simple"), 3)
+    with pytest.raises(BadDeal, match="do not deal for 3 players"):
+        apply(new_game(position, 3), StartRound((5, None, 5), None, 0))  # the table deals one
+
+
+def test_a_broken_deal_override_is_never_listed_as_supported():
+    broken = Options.from_json({"preset": "classic", "deal": {"4": [12, 40]}})
+    with pytest.raises(BadDeal) as refused:
+        broken.deal_for(4)
+    assert "40" not in str(refused.value).split("leave no boneyard")[1]
+    with pytest.raises(BadDeal) as unsupported:
+        broken.deal_for(1)
+    listed = str(unsupported.value)
+    assert "40 tiles" not in listed and "; 4 players" not in listed
+    assert "5-6 players: double-12, 12 tiles" in listed
+
+
+def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
+    # Seat 0 draws the last tile, 5-0, which plays, and keeps it: it can still play, so
+    # seat 1's pass does not make every seat pass in a row (RULES.md 2.10).
+    state = start("classic", ["9-9 9-5 8-1", "9-4 3-2"], "5-0")
+    state = run(state, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass",
+                "0 draw", "0 pass", "1 pass")  # fmt: skip
+    assert state.phase == "play" and state.turn == 0
+    assert [str(a) for a in legal_actions(state)] == [str(move("0 play 5-0 on 0"))]
+    must = start(Options.preset("classic", drawn_tile="must_play"), ["9-9 9-5 8-1", "9-4 3-2"],
+                 "6-0")  # the drawn tile does not play: a plain pass  # fmt: skip
+    must = run(must, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass", "0 draw",
+               "1 pass")  # fmt: skip
+    assert must.phase == "round_over" and must.blocked

@@ -158,6 +158,33 @@ def test_a_seat_count_the_preset_cannot_deal_for(tmp_path):
     assert found[1].startswith(f"{path}: seats: simple rules do not deal for 2 players")
 
 
+THREE_SEATS = "[[seats]]" + "[[seats]]".join(SEATS.split("[[seats]]")[1:4])
+
+
+def test_hand_size_makes_a_house_rule_for_a_seat_count_the_table_lacks(tmp_path, capsys):
+    # RULES.md section 4: three players of classic on a double-12 set, 14 tiles each.
+    path = write(tmp_path, THREE_SEATS + '[rules]\npreset = "classic"\nset = 12\nhand_size = 14\n')
+    config = load_config(path)
+    assert config.rules == {"preset": "classic", "set": 12, "hand_size": 14}
+    assert main(["check-config", str(path)]) == 0
+    assert "hand_size=14" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("rules", "said"), [
+    # Without hand_size classic has no double-12 deal for three seats.
+    ("set = 12", "seats: classic rules with a double-12 set do not deal for 3 players. "
+                 "Supported: 4 players: double-12, 15 tiles; 5-6 players: double-12, 12 tiles; "
+                 "7-8 players: double-12, 11 tiles."),
+    ("set = 12\nhand_size = 31",
+     "seats: 3 hands of 31 from a double-12 set leave no boneyard: 30 tiles per hand at most"),
+    ('hand_size = "many"', 'rules: option hand_size takes a whole number from 1, got "many"'),
+    ("rounds = 11", "rules.rounds: a double-9 set has 10 rounds at most, not 11"),
+])  # fmt: skip
+def test_a_deal_rounds_or_hand_size_the_set_cannot_give_is_named(tmp_path, rules, said):
+    path = write(tmp_path, THREE_SEATS + f'[rules]\npreset = "classic"\n{rules}\n')
+    assert problems(path) == [f"{path}: {said}"]
+
+
 def test_every_mistake_is_reported_at_once(tmp_path):
     path = write(tmp_path, """
 hand_mode = "secret"
@@ -178,7 +205,7 @@ width = "wide"
 """)
     assert problems(path) == [
         f"{path}: colour: unknown key (expected one of hand_mode, rules, buttons, seats, "
-        "readers, service, display)",
+        "readers, service, display, language)",
         f"{path}: seats[0].draw_pin: expected a BCM pin 2..27, got 1",
         f"{path}: seats[0].pass_pin: missing (expected a BCM pin 2..27)",
         f'{path}: seats[1].name: expected a name no other seat has, got "Ana" (also seats[0])',
@@ -323,3 +350,29 @@ def test_an_unknown_url_scheme_is_refused(tmp_path):
         assert f"{scheme}://" in problem
     with pytest.raises(ValueError):
         serial.serial_for_url("sockets://192.168.1.20:4000", do_not_open=True)
+
+
+def test_languages_of_the_table_its_seats_and_its_wall(tmp_path):
+    text = 'language = "fa"\n' + SEATS.replace(
+        'name = "Bo"\n', 'name = "Bo"\nlanguage = "te"\n'
+    ) + '[display.wall]\nlanguage = "ar"\n'
+    config = load_config(write(tmp_path, text))
+    assert config.language == "fa"
+    assert [s.language for s in config.seats] == ["fa", "te", "fa", "fa"]
+    assert config.display.wall.language == "ar" and config.display.table.language is None
+    plain = load_config(write(tmp_path, SEATS))
+    assert plain.language == "en" and {s.language for s in plain.seats} == {"en"}
+
+
+def test_check_config_names_an_unknown_language_code(tmp_path, capsys):
+    text = 'language = "pt"\n' + SEATS.replace(
+        'name = "Cy"\n', 'name = "Cy"\nlanguage = "klingon"\n'
+    ) + '[display.wall]\nlanguage = "FA"\n'
+    path = write(tmp_path, text)
+    assert main(["check-config", str(path)]) == 2
+    codes = "a language code, one of ar, el, en, fa, lt, te"
+    assert capsys.readouterr().err.splitlines() == [
+        f'{path}: language: expected {codes}, got "pt"',
+        f'{path}: seats[2].language: expected {codes}, got "klingon"',
+        f'{path}: display.wall.language: expected {codes}, got "FA"',
+    ]

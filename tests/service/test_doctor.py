@@ -12,6 +12,7 @@ import dataclasses
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -93,7 +94,13 @@ def table(tmp_path: Path) -> Iterator[Table]:
         f"roundhouse:x:{UID}:{UID}:Roundhouse table service:/var/lib/roundhouse:/nologin\n")
     write_groups(etc / "group", {})
     unit = etc / "roundhouse.service"
-    shutil.copy(ROOT / "systemd" / "roundhouse.service", unit)
+    program = Path(sys.executable).with_name("roundhouse")
+    if not program.exists():
+        pytest.skip(f"no roundhouse command beside {sys.executable}")
+    config = etc / "table.toml"
+    unit.write_text((ROOT / "systemd" / "roundhouse.service").read_text()
+                    .replace("/opt/roundhouse/venv/bin/roundhouse", str(program))
+                    .replace("/etc/roundhouse/table.toml", str(config)))
     modules = etc / "modules-load.conf"
     shutil.copy(ROOT / "systemd" / "modules-load.d" / "roundhouse.conf", modules)
     proc = tmp_path / "proc"
@@ -110,7 +117,6 @@ def table(tmp_path: Path) -> Iterator[Table]:
     state.mkdir(parents=True)
     os.chown(state, UID, UID)
     state.chmod(0o750)
-    config = etc / "table.toml"
     config.write_text(config_text(tmp_path, "pn532"))
     machine = Machine(config=config, unit=unit, modules_load=modules, proc=proc, dev=dev,
                       group_file=etc / "group", passwd_file=etc / "passwd", listen_s=1.5,
@@ -130,7 +136,7 @@ def test_a_healthy_table_is_ready(table, capsys):
     assert [f for f in findings if f.level != "ok"] == [], texts(findings)
     shown = texts(findings)
     assert "board revision c03111: Raspberry Pi 4B rev 1.1" in shown
-    assert "pad 0: /dev/roundhouse/pad-0 -> " in shown and "a pn532 reader answers" in shown
+    assert "pad 0: /dev/roundhouse/pad-0 -> " in shown and "a PN532 answers" in shown
     assert "the pin factory builds (MockFactory)" in shown
     assert "the screens can open card0, renderD128 and 1 input devices" in shown
     assert report(findings) == 0
@@ -228,6 +234,29 @@ def test_a_reader_on_the_pis_uart_needs_its_device_class(table):
         table.failures())
 
 
+def test_a_unit_that_starts_a_missing_program_or_another_config_is_named(table):
+    unit = table.machine.unit
+    text = unit.read_text()
+    unit.write_text(text.replace(str(table.machine.config), "/etc/roundhouse/other.toml"))
+    warnings = [f for f in table.findings() if f.level == "warn"]
+    assert "the service starts with /etc/roundhouse/other.toml" in texts(warnings)
+    program = Path(sys.executable).with_name("roundhouse")
+    unit.write_text(text.replace(str(program), "/opt/roundhouse/venv/bin/nothing"))
+    assert "ExecStart= runs /opt/roundhouse/venv/bin/nothing, which does not exist" in texts(
+        table.failures())
+
+
+def test_a_pi5_reader_on_serial0_is_sent_to_the_headers_uart(table):
+    (table.machine.proc / "cpuinfo").write_text("Revision\t: d04170\n")
+    table.machine.config.write_text(config_text(table.root, "pn532").replace(
+        "/dev/roundhouse/pad-0", "/dev/serial0"))
+    shown = texts(table.failures())
+    assert "on a Raspberry Pi 5 /dev/serial0 is the 3-pin debug connector" in shown
+    assert 'dtparam=uart0=on' in shown and 'url = "/dev/ttyAMA0" for pad 0' in shown
+    (table.machine.proc / "cpuinfo").write_text(PI4_CPUINFO)
+    assert "debug connector" not in texts(table.failures())
+
+
 def test_a_missing_unit_is_named(table):
     table.machine.unit.unlink()
     assert "the service is not installed" in texts(table.failures())
@@ -279,7 +308,7 @@ def test_an_rdm6300_with_a_tag_lying_on_it_is_ready(table):
     finally:
         fake.close()
         cable.close()
-    assert "a rdm6300 reader read the tag 67003B51C6" in texts(findings)
+    assert "an RDM6300 read the tag 67003B51C6" in texts(findings)
     assert [f for f in findings if f.level != "ok"] == []
 
 
@@ -334,3 +363,18 @@ def test_the_command_checks_the_real_machine_and_says_so(tmp_path, capsys):
     assert f"{tmp_path / 'none.toml'}: no such file" in out
     assert "the service is not installed" in out
     assert out.endswith("the table is not ready\n")
+
+
+def test_a_reader_the_running_service_holds_is_a_warning_with_how_to_try_it(table):
+    import serial  # type: ignore[import-untyped]
+
+    held = serial.serial_for_url(str(table.cable.path), exclusive=True)
+    try:
+        findings = table.findings()
+    finally:
+        held.close()
+    warnings = [f for f in findings if f.level == "warn"]
+    assert "pad 0: /dev/roundhouse/pad-0 -> " in texts(warnings)
+    assert "is in use, by the running service?" in texts(warnings)
+    assert "sudo systemctl stop roundhouse" in texts(warnings)
+    assert report(findings) == 0

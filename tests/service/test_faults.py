@@ -11,7 +11,6 @@ import json
 import logging
 import multiprocessing
 import os
-import resource
 import signal
 import socket
 import subprocess
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disks import tiny_disk
+from faults import serve_with_few_files, tiny_disk
 from test_daemon import (
     NotifyListener,
     ViewReader,
@@ -34,11 +33,16 @@ from test_daemon import (
 )
 
 from firmware_py.daemon import MAX_SCREENS, Service, ViewPublisher
-from firmware_py.journal import Journal
+from firmware_py.journal import Journal, JournalError
 from firmware_py.notify import Notifier
+from firmware_py.render import render
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
 
 FULL = "The table's disk is full: nothing was lost. Free some space."
+
+
+def said(rejection: dict[str, Any]) -> str:
+    return render(rejection["message"], "en")
 
 
 def hold(service: Service, seat: int, button: Button = Button.DRAW) -> None:
@@ -68,7 +72,7 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         disk.fill()
         hold(service, 0)  # start a game: its first write finds no room
         refused = first_view(screen, lambda v: v["rejection"] is not None)
-        assert refused["rejection"] == {"seat": None, "text": FULL}
+        assert refused["rejection"]["seat"] is None and said(refused["rejection"]) == FULL
         assert public(refused) == public(lobby)
 
         disk.free()
@@ -79,10 +83,10 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         disk.fill()
         press(service, 0)  # draws for the engine: refused, nothing of it taken
         refused = first_view(screen, lambda v: v["rejection"] is not None)
-        assert refused["rejection"]["text"] == FULL
+        assert said(refused["rejection"]) == FULL
         assert public(refused) == public(playing)
         press(service, 0)
-        assert first_view(screen, lambda v: True)["rejection"]["text"] == FULL
+        assert said(first_view(screen, lambda v: True)["rejection"]) == FULL
 
         disk.free()
         press(service, 0)
@@ -99,6 +103,41 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         assert public(again.table.view()) == public(led)
         assert len(again.journal.entries(1)) == 1  # the one press the disk took
         again.stop()
+
+
+def test_a_read_only_disk_refuses_inputs_on_screen_until_it_writes_again(tmp_path):
+    with tiny_disk(tmp_path / "disk") as disk:
+        config = sim_config(tmp_path, database=disk.path / "t.db")
+        pid = os.fork()
+        if pid == 0:  # killed mid-game; then the kernel turned the disk read-only
+            service = Service(config, attach_hardware=False)
+            service.start()
+            service.table.handle(ButtonPressed(0, Button.DRAW))
+            service.table.handle(ButtonReleased(0, Button.DRAW))
+            service.table.handle(ButtonPressed(1, Button.DRAW))
+            service.table.handle(ButtonReleased(1, Button.DRAW))
+            for event in (ButtonPressed, ButtonHeld, ButtonReleased):
+                service.table.handle(event(0, Button.DRAW))
+            os.kill(os.getpid(), signal.SIGKILL)
+        os.waitpid(pid, 0)
+        disk.remount("ro")
+        service = Service(config, attach_hardware=False)
+        service.start()
+        screen = ViewReader(config.socket)
+        shown = screen.next()
+        assert shown["phase"] != "lobby"  # the game is shown
+        press(service, 0)
+        refused = first_view(screen, lambda v: v["rejection"] is not None)
+        assert refused["rejection"]["seat"] is None and said(refused["rejection"]) == (
+            "The table's disk takes no writes: nothing was lost. Check the disk.")
+        assert public(refused) == public(shown)
+        disk.remount("rw")
+        press(service, 0)
+        taken = first_view(screen, lambda v: v["rejection"] is None)
+        assert public(taken) != public(shown)
+        assert not service.finished.is_set() and service.failure is None
+        service.stop()
+        screen.close()
 
 
 def test_the_service_on_a_full_disk_says_so_and_never_calls_the_journal_damaged(tmp_path):
@@ -223,7 +262,7 @@ def test_a_clean_start_skips_the_full_check_an_unclean_one_runs_it(tmp_path):
 def test_only_a_damaged_journal_is_moved_aside_and_never_a_device(tmp_path):
     config = dataclasses.replace(sim_config(tmp_path), database=Path("/dev/null"))
     service = Service(config, attach_hardware=False, move_aside=True)
-    with pytest.raises(Exception, match="is not a regular file"):
+    with pytest.raises(JournalError, match="is not a regular file"):
         service.start()
     assert Path("/dev/null").is_char_device()
     assert not list(Path("/dev").glob("null.broken-*"))
@@ -259,25 +298,42 @@ def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_
     publisher.close()
 
 
-def _serve_with_few_files(folder: Path, spare: int, ready: Any) -> None:
-    """The child: a service allowed only `spare` file descriptors beyond what it holds
-    once started, joining and leaving a seat every 0.1 s so that every screen has news."""
-    config = sim_config(folder)
-    service = Service(config, attach_hardware=False, notifier=Notifier({}))
-    service.start()
-    used = len(os.listdir("/proc/self/fd"))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (used + spare, used + spare))
-    ready.set()
-    while not service.finished.is_set():
-        press(service, 0)
-        time.sleep(0.1)
+def test_a_refused_screen_says_why_and_is_served_once_a_place_frees(tmp_path, monkeypatch,
+                                                                    capsys):
+    import firmware_py.daemon
+    from display.feed import ViewFeed
+
+    monkeypatch.setattr(firmware_py.daemon, "MAX_SCREENS", 2)
+    publisher = ViewPublisher(tmp_path / "view.sock")
+    publisher.start()
+    publisher.publish(json.loads((Path(__file__).parents[1] / "views" / "play_4.json")
+                                 .read_text()))
+    screens = [ViewReader(publisher.path) for _ in range(2)]
+    for screen in screens:
+        screen.next()
+    feed = ViewFeed(str(publisher.path), backoff=(0.02, 0.1))
+    deadline = time.monotonic() + 10
+    while "refused this screen" not in (err := capsys.readouterr().err):
+        assert feed.poll(0.05) is None
+        assert time.monotonic() < deadline, err
+    assert "this table already serves 2 screens: close one and connect again" in err
+    screens.pop().close()
+    view = None
+    while view is None:
+        view = feed.poll(0.05)
+        assert time.monotonic() < deadline + 10
+    assert view["phase"] == "play"
+    feed.close()
+    for screen in screens:
+        screen.close()
+    publisher.close()
 
 
 def test_screens_past_the_file_limit_wait_and_the_service_keeps_serving(tmp_path):
     spare = 12
     context = multiprocessing.get_context("fork")
     ready = context.Event()
-    child = context.Process(target=_serve_with_few_files, args=(tmp_path, spare, ready),
+    child = context.Process(target=serve_with_few_files, args=(tmp_path, spare, ready),
                             daemon=True)
     child.start()
     try:

@@ -4,7 +4,7 @@ import json
 import sqlite3
 
 import pytest
-from disks import tiny_disk
+from faults import tiny_disk
 
 from firmware_py.cli import main
 from firmware_py.journal import (
@@ -158,8 +158,11 @@ def test_a_journal_from_a_newer_version_is_refused(db):
     raw = sqlite3.connect(db)
     raw.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     raw.close()
-    with pytest.raises(JournalError, match="newer Roundhouse"):
-        Journal(db)
+    for move_aside in (False, True):
+        with pytest.raises(JournalError, match="newer Roundhouse") as info:
+            Journal(db, move_aside=move_aside)
+        assert "--move-aside" not in str(info.value)
+    assert not list(db.parent.glob("*.broken-*"))
 
 
 def test_garbage_is_an_error_and_move_aside_keeps_it(db):
@@ -253,6 +256,13 @@ def test_an_exported_game_replays_to_the_journaled_final_state(tmp_path, capsys)
     capsys.readouterr()
     assert main(["replay", str(record)]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(state_to_json(final)))
+    # One form only: no PASS written after a draw that had already ended the turn.
+    from itertools import pairwise
+
+    from firmware_py.record import read_record, replay
+
+    states = replay(read_record(record), keep_states=True).states
+    assert all(a is not b for a, b in pairwise(states))
 
 
 def test_a_full_disk_refuses_a_write_whole_and_takes_the_next_once_freed(tmp_path):
@@ -360,9 +370,12 @@ def test_a_journal_on_a_read_only_disk_is_read_and_writes_again_once_writable(tm
         with pytest.raises(JournalUnwritable, match="takes no writes") as info:
             journal.append(game, {"n": 1})
         assert not info.value.full
+        assert journal.stale
+        journal.reconnect()
         with pytest.raises(JournalUnwritable):
             journal.append(game, {"n": 1})
         disk.remount("rw")
+        journal.reconnect()
         assert journal.append(game, {"n": 1}) == 1
         journal.close()
 

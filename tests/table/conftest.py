@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -11,6 +12,7 @@ import pytest
 from firmware_py.bots import Bot, make_bot
 from firmware_py.config import Config, ReaderConfig, SeatConfig, example_config, load_config
 from firmware_py.journal import Journal
+from firmware_py.render import render
 from firmware_py.table import Table
 from hardware.events import (
     Button,
@@ -23,6 +25,23 @@ from hardware.events import (
 )
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
+
+# The real disk faults of the service tests (`faults.tiny_disk`) serve these tests too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+
+
+def spoken(view: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The view with its messages said as the screens say them: the prompt, the
+    rejection's `text` and each alert's text, with the seats' names."""
+    names = [seat["name"] for seat in view["seats"]]
+    out = dict(view)
+    out["prompt"] = render(view["prompt"], lang, names) if view["prompt"] else None
+    rejection = view["rejection"]
+    if rejection is not None:
+        out["rejection"] = {"seat": rejection["seat"],
+                            "text": render(rejection["message"], lang, names)}
+    out["alerts"] = [render(alert["message"], lang, names) for alert in view["alerts"]]
+    return out
 
 
 class Binding(NamedTuple):
@@ -48,11 +67,20 @@ def make_config(
     rules: Any = "tournament",
     hand_mode: str = "open",
     names: tuple[str, ...] = NAMES,
+    languages: tuple[str, ...] = (),
+    language: str = "en",
+    wall_language: str | None = None,
 ) -> Config:
     pads = [str(s) for s in range(seats)] + ["mexican"]
+    base = load_config(example_config("sim"))
     return dataclasses.replace(
-        load_config(example_config("sim")),
-        seats=tuple(SeatConfig(s, names[s], 0, 0) for s in range(seats)),
+        base,
+        seats=tuple(SeatConfig(s, names[s], 0, 0, languages[s] if languages else language)
+                    for s in range(seats)),
+        language=language,
+        display=dataclasses.replace(
+            base.display, wall=dataclasses.replace(base.display.wall, language=wall_language)
+        ),
         readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
         rules=rules,
         presets=("classic", "tournament", "family", "simple", "hub"),
@@ -84,19 +112,19 @@ class Rig:
     def press(self, seat: int, button: Button = Button.DRAW) -> dict[str, Any]:
         self.send(ButtonPressed(seat, button))
         self.send(ButtonReleased(seat, button))
-        return self.table.view()
+        return spoken(self.table.view())
 
     def hold(self, seat: int, button: Button = Button.DRAW) -> dict[str, Any]:
         self.send(ButtonPressed(seat, button))
         self.send(ButtonHeld(seat, button))
         self.send(ButtonReleased(seat, button))
-        return self.table.view()
+        return spoken(self.table.view())
 
     def tap(self, pad: str | int, tile: str) -> dict[str, Any]:
         uid = tile if tile[0] in "TMC" else f"T{tile}"
         self.send(TagPlaced(str(pad), uid))
         self.send(TagRemoved(str(pad), uid))
-        return self.table.view()
+        return spoken(self.table.view())
 
     def card(self, name: str) -> dict[str, Any]:
         return self.tap("mexican", f"C{name}")
@@ -112,7 +140,7 @@ class Rig:
 
     @property
     def view(self) -> dict[str, Any]:
-        return self.table.view()
+        return spoken(self.table.view())
 
     def entries(self) -> list[dict[str, Any]]:
         opened = self.journal.open_game()

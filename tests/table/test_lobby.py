@@ -61,7 +61,9 @@ def test_an_unsupported_player_count_is_refused_with_the_engine_sentence(rig_fac
     rig = rig_factory(rules="simple")  # simple deals for 4 to 10 players
     view = rig.start(0, 1)
     assert view["phase"] == "lobby"
-    assert "2 players" in view["rejection"]["text"]
+    assert view["rejection"]["text"] == (
+        "The simple rules cannot be played by 2 players: they are for 4-10 players."
+    )
 
 
 def test_new_game_card_starts_and_next_preset_card_cycles(rig_factory):

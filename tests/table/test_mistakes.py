@@ -4,6 +4,7 @@ screen and leaves the game and the journal as they were."""
 
 from __future__ import annotations
 
+from faults import tiny_disk
 from tracked_deal import HANDS, dealt
 
 from firmware_py.rules import Tile, set_tiles
@@ -208,7 +209,7 @@ def test_a_refused_reveal_names_the_seat_that_pressed_pass(rig_factory):
     rig = three_seats_ana_out(rig_factory)
     before = rig.view
     view = rig.press(1, Button.PASS)  # before tapping anything
-    assert view["rejection"] == {"seat": 1, "text": "Bo holds 8 tile(s), not 0."}
+    assert view["rejection"] == {"seat": 1, "text": "Bo holds 8 tiles, not 0."}
     view = rig.press(0, Button.PASS)  # Ana went out
     assert view["rejection"] == {"seat": 0, "text": "Ana has nothing to reveal."}
     assert same_game(before, view) and rig.entries()[-1]["t"] == "action"
@@ -387,13 +388,54 @@ def test_a_reader_going_offline_mid_turn_leaves_reminders_at_the_changes(rig_fac
     rig.tap(0, "12-3")
     rig.press(0, Button.PASS)
     rig.send(ReaderOffline("2", "unplugged"))  # while Bo is playing
+    offline = "The reader of Cy's pad is offline: unplugged"
     view = rig.view
-    assert view["seats"][2]["marker_sensed"] is None and view["alerts"] == []
+    assert view["seats"][2]["marker_sensed"] is None and view["alerts"] == [offline]
     assert {"pad": "2", "online": False, "reason": "unplugged"} in view["readers"]
+    # The alert belongs to the seat whose pad it is: its panel shows it.
+    assert rig.table.view()["alerts"][0]["seat"] == 2
     view = rig.tap(1, "5-2")
-    assert view["turn"] == 2 and view["alerts"] == []
+    assert view["turn"] == 2 and view["alerts"] == [offline]
     view = rig.tap(2, "12-6")  # Cy's train closes: the table reminds him without seeing
     assert view["trains"][2]["tiles"] == ["12-6"] and not view["trains"][2]["open"]
-    assert view["turn"] == 3 and view["alerts"] == ["Cy: take your marker back"]
+    assert view["turn"] == 3 and view["alerts"] == [offline, "Cy: take your marker back"]
     view = rig.press(3)
-    assert view["seats"][3]["hand"] == 12 and view["alerts"] == []
+    assert view["seats"][3]["hand"] == 12 and view["alerts"] == [offline]
+
+
+FULL = "The table's disk is full: nothing was lost. Free some space."
+
+
+def test_a_full_disk_keeps_the_move_that_ends_the_game_and_its_result_together(
+        rig_factory, tmp_path):
+    with tiny_disk(tmp_path) as disk:  # the rig's journal lives in tmp_path
+        rig = three_seats_ana_out(rig_factory, rounds=1)
+        for tile in LEFT:
+            rig.tap(1, tile)
+        rig.press(1, Button.PASS)
+        for tile in NINES:
+            rig.tap(2, tile)
+        before, entries = rig.view, rig.entries()
+        disk.fill()
+        view = rig.press(2, Button.PASS)  # the last reveal: it would end the game
+        assert view["rejection"] == {"seat": None, "text": FULL}
+        assert same_game(before, view) and rig.entries() == entries
+        assert rig.journal.games()[0].finished is None
+        disk.free()
+        over = rig.press(2, Button.PASS)
+        assert over["phase"] == "game_over" and over["rejection"] is None
+        [game] = rig.journal.games()
+        assert game.finished and game.winner == "Ana"
+
+        # Undoing at the ranking takes back the move and the result in one write.
+        entries = rig.journal.entries(game.id)
+        disk.fill()
+        view = rig.card("undo")
+        assert view["rejection"]["text"] == FULL and same_game(over, view)
+        assert rig.journal.games() == [game] and rig.journal.entries(game.id) == entries
+        disk.free()
+        view = rig.card("undo")
+        assert view["phase"] == "round_over" and view["rejection"] is None
+        assert rig.journal.games()[0].finished is None
+        again = rig.restart()
+        assert again.view["phase"] == "round_over"

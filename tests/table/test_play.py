@@ -177,7 +177,8 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
     view = rig.view
     json.dumps(view)
     assert set(view) == {
-        "version", "phase", "preset", "options", "hand_mode", "set", "round", "rounds",
+        "version", "language", "wall_language", "phase", "preset", "options", "hand_mode",
+        "set", "round", "rounds",
         "engine", "engine_laid", "turn", "seats", "trains", "pending_doubles", "boneyard",
         "prompt", "rejection", "alerts", "scores", "round_engines", "totals", "ranking",
         "readers", "last_play", "revealed", "went_out",
@@ -188,3 +189,25 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
         "chicken_foot": False, "double_blank": 0,
     }
     assert (view["set"], view["round"], view["rounds"]) == (12, 1, 13)
+
+
+def test_under_classic_a_seat_that_cannot_start_its_train_passes_without_drawing(rig_factory):
+    # 002: a seat that cannot start its train on its first turn puts its marker up; "they
+    # do not draw from the boneyard" (`first_turn_draw` off).
+    rig = rig_factory(rules="classic")
+    rig.start(0, 1, 2, 3)
+    rig.tap(2, "12-12")  # Cy holds the engine and leads
+    rig.tap(2, "12-3")
+    view = rig.press(2, Button.PASS)
+    assert view["turn"] == 3
+    boneyard = view["boneyard"]
+    view = rig.press(3)  # DRAW
+    assert view["rejection"] == {
+        "seat": 3,
+        "text": "A seat that cannot start its train on its first turn does not draw: press PASS.",
+    }
+    assert view["boneyard"] == boneyard and view["seats"][3]["hand"] == 15
+    view = rig.press(3, Button.PASS)
+    assert view["turn"] == 0 and view["boneyard"] == boneyard
+    assert train(view, 3)["open"] and view["seats"][3]["marker_expected"]
+    assert [e["action"] for e in rig.entries() if "action" in e][-1] == {"seat": 3, "pass": True}

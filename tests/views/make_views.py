@@ -31,6 +31,14 @@ SETS = {2: 9, 3: 9, 4: 12, 5: 12, 6: 12, 7: 12, 8: 12, 9: 15, 10: 15, 11: 15, 12
 View = dict[str, Any]
 
 
+def msg(message_id: str, **args: Any) -> dict[str, Any]:
+    """A message of the view (docs/view.md, "Messages")."""
+    return {"id": message_id, "args": args}
+
+
+NO_MATCH = msg("rules.no_match", end=6, train="0")
+
+
 class Box:
     """The tiles of one set not yet on the table."""
 
@@ -84,6 +92,8 @@ def base(seats: int, *, phase: str = "play", rnd: int = 3, seed: int = 1,
     totals = [sum(col) for col in zip(*scores, strict=True)] if scores else [0] * seats
     view: View = {
         "version": 1,
+        "language": "en",
+        "wall_language": "en",
         "seq": 40 + seats,
         "phase": phase,
         "preset": "classic",
@@ -98,7 +108,8 @@ def base(seats: int, *, phase: str = "play", rnd: int = 3, seed: int = 1,
         "turn": None,
         "seats": [
             {"seat": i, "name": NAMES[i], "joined": True, "hand": 8, "one_tile": False,
-             "marker_expected": False, "marker_sensed": False, "total": totals[i]}
+             "marker_expected": False, "marker_sensed": False, "total": totals[i],
+             "language": "en"}
             for i in range(seats)
         ],
         "trains": [],
@@ -171,11 +182,11 @@ def mid_game(seats: int, seed: int = 1) -> View:
     pend(view, "0")
     turn = 1 % seats
     view["turn"] = turn
-    name = view["seats"][turn]["name"]
-    view["prompt"] = f"{name}: satisfy the {view['pending_doubles'][0]['tile']} on Bo's train"
+    view["prompt"] = msg("prompt.satisfy", seat=turn, tile=view["pending_doubles"][0]["tile"],
+                         train="0")
     view["seats"][seats - 1]["hand"] = 1
     view["seats"][seats - 1]["one_tile"] = True
-    view["alerts"] = [f"{view['seats'][seats - 1]['name']} has one tile left"]
+    view["alerts"] = [{"seat": seats - 1, "message": msg("alert.one_tile", seat=seats - 1)}]
     train = view["trains"][1]
     if train["tiles"]:
         view["last_play"] = {"seat": 1, "train": "1", "tile": train["tiles"][-1]}
@@ -191,13 +202,13 @@ def views() -> dict[str, View]:
         seat["name"] = f"Seat {seat['seat'] + 1}"
     for seat in lobby["seats"]:
         seat["hand"] = 0
-    lobby["prompt"] = "4 seats joined: hold DRAW or tap the new-game card to start"
+    lobby["prompt"] = msg("prompt.lobby_start", n=4)
     lobby["readers"] = []
     out["lobby_6"] = lobby
 
     deal, box = base(4, phase="deal", rnd=1)
     deal["turn"] = 2
-    deal["prompt"] = "Nobody holds the 12-12: Dalia, draw a tile"
+    deal["prompt"] = msg("prompt.hunt", round=1, n=15, tile="12-12", seat=2)
     deal["boneyard"] = 91 - 4 * 15
     for seat in deal["seats"]:
         seat["hand"] = 15
@@ -209,7 +220,7 @@ def views() -> dict[str, View]:
     empty, box = base(4, rnd=1)
     lay(empty, box, [0, 0, 0, 0])
     empty["turn"] = 0
-    empty["prompt"] = "Bo: start your train (PASS when done)"
+    empty["prompt"] = msg("prompt.lay_train", seat=0)
     for seat in empty["seats"]:
         seat["hand"] = 15
     out["empty_4"] = empty
@@ -221,21 +232,22 @@ def views() -> dict[str, View]:
     ends_with_double(busy, box, "mexican")
     pend(busy, "4", "mexican")
     busy["turn"] = 5
-    busy["prompt"] = "Gintarė: satisfy the double on Eleni's train first"
-    busy["rejection"] = {"seat": 5, "text": "That tile doesn't match the open 6 of Bo's train."}
+    busy["prompt"] = msg("prompt.satisfy", seat=5, tile=busy["pending_doubles"][0]["tile"],
+                         train="4")
+    busy["rejection"] = {"seat": 5, "message": NO_MATCH}
     busy["last_play"] = {"seat": 4, "train": "mexican", "tile": busy["trains"][-1]["tiles"][-1]}
     out["busy_8"] = busy
 
     full, box = base(14, rnd=4)
     lay(full, box, [11] * 14, open_seats=(3, 7, 11), mexican=11)
     full["turn"] = 7
-    full["prompt"] = "Ioannis: play or draw"
+    full["prompt"] = msg("prompt.play_or_draw", seat=7)
     out["full_14"] = full
 
     long, box = base(4, rnd=1, seed=3, top=15)
     lay(long, box, [20, 20, 20, 20], open_seats=(2,), mexican=8, doubles={1: (5,)})
     long["turn"] = 3
-    long["prompt"] = "Eleni: play on any open train"
+    long["prompt"] = msg("prompt.play_or_draw", seat=3)
     out["long_trains_4"] = long
 
     two, box = base(5, rnd=2, seed=4)
@@ -244,7 +256,8 @@ def views() -> dict[str, View]:
     ends_with_double(two, box, "3")
     pend(two, "2", "3")
     two["turn"] = 3
-    two["prompt"] = "Eleni: satisfy the doubles in order: 1 on Dalia's train, then 2"
+    two["prompt"] = msg("prompt.satisfy", seat=3, tile=two["pending_doubles"][0]["tile"],
+                        train="2")
     two["last_play"] = {"seat": 2, "train": "3", "tile": two["trains"][3]["tiles"][-1]}
     out["two_pending_5"] = two
 
@@ -263,7 +276,7 @@ def views() -> dict[str, View]:
     train["branches"] = [{"tiles": box.chain(end, 1)[0], "branches": []}]
     foot["pending_doubles"] = [{"train": "2", "tile": train["tiles"][-1], "order": 1}]
     foot["turn"] = 1
-    foot["prompt"] = "Cyrus: the chicken foot on Dalia's train needs two more tiles"
+    foot["prompt"] = msg("prompt.satisfy", seat=1, tile=train["tiles"][-1], train="2")
     out["chicken_foot_4"] = foot
 
     # Players write their names in the scripts of the rule books.
@@ -273,22 +286,27 @@ def views() -> dict[str, View]:
         seat["name"] = name
     for train in names["trains"][:-1]:
         train["name"] = names["seats"][train["owner"]]["name"]
-    names["prompt"] = "فرید: satisfy the double on Bo's train"
-    names["alerts"] = ["مريم has one tile left"]
+    names["prompt"] = msg("prompt.satisfy", seat=1, tile=names["pending_doubles"][0]["tile"],
+                          train="0")
+    names["alerts"] = [{"seat": 4, "message": msg("alert.one_tile", seat=4)}]
     out["names_5"] = names
 
     tracked = mid_game(6, seed=7)
     tracked["hand_mode"] = "tracked"
-    tracked["prompt"] = "Cyrus: tap the tile you drew on your pad"
+    tracked["prompt"] = msg("prompt.tap_drawn", seat=1)
     out["tracked_hands_6"] = tracked
     opened = mid_game(6, seed=8)
-    opened["rejection"] = {"seat": 1, "text": "That tile doesn't match the open 6 of Bo's train."}
+    opened["rejection"] = {"seat": 1, "message": NO_MATCH}
     out["open_hands_6"] = opened
 
     offline = mid_game(6, seed=9)
     offline["readers"][2] = {"pad": "2", "online": False, "reason": "no answer from /dev/ttyUSB2"}
+    offline["alerts"].append({"seat": 2, "message": msg(
+        "alert.reader_offline_why", pad=msg("pad.seat", seat=2),
+        text="no answer from /dev/ttyUSB2")})
     offline["seats"][3]["marker_expected"] = True
     offline["seats"][3]["marker_sensed"] = False
+    offline["alerts"].append({"seat": 3, "message": msg("alert.marker_out", seat=3)})
     out["reader_offline_6"] = offline
 
     over, box = base(5, phase="round_over", rnd=4, seed=10)
@@ -296,8 +314,9 @@ def views() -> dict[str, View]:
     over["seats"][2]["hand"] = 0
     over["went_out"] = 2
     over["revealed"] = [None, 23, 0, None, None]
-    over["prompt"] = ("Tap your leftover tiles on your own pad, then PASS "
-                      "(Bo 2/8, Eleni 0/8, Farid 0/8)")
+    over["prompt"] = msg("prompt.reveal", waiting=[
+        msg("progress.seat", seat=seat, done=0, of=over["seats"][seat]["hand"])
+        for seat in (0, 3, 4)])
     out["round_over_5"] = over
 
     # The reveal under way, its summary and the final ranking, at 2, 8 and 14 seats.
@@ -311,9 +330,9 @@ def views() -> dict[str, View]:
         shown = [rng.randint(3, 60) if s % 2 else None for s in range(seats)]
         shown[seats - 1] = 0
         reveal["revealed"] = shown
-        waiting = ", ".join(f"{reveal['seats'][s]['name']} 0/{reveal['seats'][s]['hand']}"
-                            for s, r in enumerate(shown) if r is None)
-        reveal["prompt"] = f"Tap your leftover tiles on your own pad, then PASS ({waiting})"
+        reveal["prompt"] = msg("prompt.reveal", waiting=[
+            msg("progress.seat", seat=s, done=0, of=reveal["seats"][s]["hand"])
+            for s, r in enumerate(shown) if r is None])
         out[f"reveal_{seats}"] = reveal
 
         summary, box = base(seats, phase="round_over", rnd=played + 1, seed=13)
@@ -323,9 +342,10 @@ def views() -> dict[str, View]:
         summary["went_out"] = last.index(0) if 0 in last else None
         for seat, points in zip(summary["seats"], last, strict=True):
             seat["hand"] = 0 if points == 0 else max(1, points // 8)
-        how = (f"{summary['seats'][summary['went_out']]['name']} went out"
-               if summary["went_out"] is not None else "blocked")
-        summary["prompt"] = f"Round {played} over ({how}): hold DRAW for round {played + 1}"
+        summary["prompt"] = (
+            msg("prompt.summary_out", round=played, seat=summary["went_out"], next=played + 1)
+            if summary["went_out"] is not None
+            else msg("prompt.summary_blocked", round=played, next=played + 1))
         out[f"summary_{seats}"] = summary
 
     for seats, top_round in ((2, 10), (8, 13), (14, 19)):
@@ -335,8 +355,7 @@ def views() -> dict[str, View]:
         game["ranking"] = sorted(range(seats), key=lambda s: (totals[s], s))
         last = game["scores"][-1]
         game["went_out"] = last.index(0) if 0 in last else None
-        winner = game["seats"][game["ranking"][0]]["name"]
-        game["prompt"] = f"Game over: {winner} wins. Hold DRAW for a new game with the same seats"
+        game["prompt"] = msg("prompt.over", winner_seat=game["ranking"][0])
         for seat in game["seats"]:
             seat["hand"] = 0
         game["readers"] = []
@@ -346,15 +365,15 @@ def views() -> dict[str, View]:
     empty_lobby, _ = base(4, phase="lobby", rnd=0)
     for seat in empty_lobby["seats"]:
         seat.update(joined=False, hand=0, total=0)
-    empty_lobby["prompt"] = "Press DRAW at your seat to join"
+    empty_lobby["prompt"] = msg("prompt.lobby_join")
     empty_lobby["readers"] = []
     out["lobby_4_empty"] = empty_lobby
 
     # The engine set aside: the players are asked to put it in the hub, not to look for it.
     aside, _ = base(4, phase="deal", rnd=1)
     aside["options"]["engine"] = "set_aside"
-    aside["prompt"] = ("Round 1: put the 12-12 in the hub, then tap your dealt tiles on your "
-                       "own pad (Bo 3/15, Cyrus 0/15, Dalia 0/15, Eleni 0/15)")
+    aside["prompt"] = msg("prompt.deal_aside", round=1, tile="12-12", dealt=[
+        msg("progress.seat", seat=s, done=d, of=15) for s, d in enumerate((3, 0, 0, 0))])
     for seat, dealt in zip(aside["seats"], (3, 0, 0, 0), strict=True):
         seat["hand"] = dealt
     aside["boneyard"] = 91 - 3 - 1

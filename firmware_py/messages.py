@@ -1,0 +1,251 @@
+"""Everything the table says, as message ids with their English templates.
+
+A message is data until a screen draws it: `{"id": "<id>", "args": {...}}` (docs/view.md,
+"Messages"). The table builds them with `message(id, **args)`; `firmware_py.render`
+says them in a language. The engine's own refusals live in `firmware_py.rules.refusals`,
+because the engine imports nothing from the rest of the project.
+
+`say(...)` and `say_n(...)` are written as calls so that Babel's extraction (babel.cfg)
+finds every template, with its id as gettext context.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from firmware_py.rules.refusals import REFUSALS
+
+Message = dict[str, Any]
+
+
+class Template(NamedTuple):
+    singular: str
+    plural: str | None
+
+
+TEMPLATES: dict[str, Template] = {
+    key: Template(entry.singular, entry.plural) for key, entry in REFUSALS.items()
+}
+
+
+def say(message_id: str, template: str) -> str:
+    TEMPLATES[message_id] = Template(template, None)
+    return message_id
+
+
+def say_n(message_id: str, singular: str, plural: str) -> str:
+    TEMPLATES[message_id] = Template(singular, plural)
+    return message_id
+
+
+def message(message_id: str, **args: Any) -> Message:
+    """A message of the public view; its id must be one of `TEMPLATES`."""
+    if message_id not in TEMPLATES:
+        raise KeyError(f"no message {message_id!r}")
+    return {"id": message_id, "args": args}
+
+
+# --- about a language itself (each catalogue answers them) ----------------------------
+LANGUAGE_NAME = say("language.name", "English")
+# Translators: the ten digits the language writes numbers with, 0 to 9.
+LANGUAGE_DIGITS = say("language.digits", "0123456789")
+# Translators: "ltr" or "rtl", the way the language's lines run.
+LANGUAGE_DIRECTION = say("language.direction", "ltr")
+LIST_SEPARATOR = say("language.list_separator", ", ")
+
+# --- names of things inside sentences -------------------------------------------------
+SEAT_NUMBERED = say("seat.numbered", "seat {number}")
+TRAIN_MEXICAN = say("train.mexican", "the Mexican train")
+TRAIN_OF_SEAT = say("train.seat", "{seat}'s train")
+PAD_MEXICAN = say("pad.mexican", "the Mexican train's pad")
+PAD_OF_SEAT = say("pad.seat", "{seat}'s pad")
+PAD_NAMED = say("pad.named", "{text}'s pad")
+PAD_OTHER = say("pad.other", "pad {text}")
+# One seat's progress in a prompt: "Bo 2/7".
+PROGRESS = say("progress.seat", "{seat} {done}/{of}")
+# Two sentences of one prompt, one after the other.
+SENTENCES = say("prompt.sentences", "{first} {then}")
+
+# --- prompts: what the table waits for ------------------------------------------------
+LOBBY_JOIN = say("prompt.lobby_join", "Press DRAW at your seat to join")
+LOBBY_JOIN_TWO = say(
+    "prompt.lobby_join_two", "Press DRAW at your seat to join; two seats are needed"
+)
+LOBBY_START = say_n(
+    "prompt.lobby_start",
+    "{n} seat joined: hold DRAW or tap the new-game card to start",
+    "{n} seats joined: hold DRAW or tap the new-game card to start",
+)
+LEAD = say(
+    "prompt.lead",
+    "Round {round}: put the {tile} in the hub; the first seat to press DRAW leads",
+)
+DEAL = say("prompt.deal", "Round {round}: tap your dealt tiles on your own pad ({dealt})")
+DEAL_ASIDE = say(
+    "prompt.deal_aside",
+    "Round {round}: put the {tile} in the hub, then tap your dealt tiles on your own pad "
+    "({dealt})",
+)
+HUNT = say_n(
+    "prompt.hunt",
+    "Round {round}: take {n} tile each. Whoever has the {tile}, tap it on your own pad; "
+    "nobody? {seat}: press DRAW",
+    "Round {round}: take {n} tiles each. Whoever has the {tile}, tap it on your own pad; "
+    "nobody? {seat}: press DRAW",
+)
+TAKE_TILES = say_n("prompt.take_tiles", "Each seat takes {n} tile.", "Each seat takes {n} tiles.")
+PUT_ENGINE = say("prompt.put_engine", "Put the {tile} in the hub.")
+DRAW_OFFLINE = say(
+    "prompt.draw_offline",
+    "{seat}: your pad's reader is offline; reconnect it to tap the tile you drew, or hold "
+    "PASS to take the DRAW back",
+)
+TAP_DRAWN = say("prompt.tap_drawn", "{seat}: tap the tile you drew on your own pad")
+FIND_ENGINE = say("prompt.find_engine", "{seat}: press DRAW to look for the {tile}")
+SATISFY = say("prompt.satisfy", "{seat}: satisfy the {tile} on {train}")
+DRAWN = say("prompt.drawn", "{seat}: play the drawn tile or PASS")
+LAY_TRAIN = say("prompt.lay_train", "{seat}: lay your train, then PASS")
+PLAY_OR_PASS = say("prompt.play_or_pass", "{seat}: play or PASS")
+PLAY_OR_DRAW = say("prompt.play_or_draw", "{seat}: play or DRAW")
+REVEAL = say("prompt.reveal", "Tap your leftover tiles on your own pad, then PASS ({waiting})")
+SUMMARY_OUT = say(
+    "prompt.summary_out",
+    "Round {round} over ({seat} went out): hold DRAW for round {next}",
+)
+SUMMARY_BLOCKED = say(
+    "prompt.summary_blocked", "Round {round} over (blocked): hold DRAW for round {next}"
+)
+OVER = say(
+    "prompt.over",
+    "Game over: {winner_seat} wins. Hold DRAW for a new game with the same seats",
+)
+OVER_NOBODY = say(
+    "prompt.over_nobody", "Game over. Hold DRAW for a new game with the same seats"
+)
+
+# --- alerts: announcements for one seat (or the table) --------------------------------
+ONE_TILE = say("alert.one_tile", "{seat} has one tile left")
+MARKER_MOVE = say("alert.marker_move", "{seat}: move your marker from {pad} to your own pad")
+MARKER_BACK_FROM = say("alert.marker_back_from", "{seat}: take your marker back from {pad}")
+MARKER_OUT = say("alert.marker_out", "{seat}: put your marker out")
+MARKER_BACK = say("alert.marker_back", "{seat}: take your marker back")
+READER_OFFLINE = say("alert.reader_offline", "The reader of {pad} is offline")
+READER_OFFLINE_WHY = say("alert.reader_offline_why", "The reader of {pad} is offline: {text}")
+
+# --- what the table waits for, when an input does not fit -----------------------------
+WAIT_LEAD = say("wait.lead", "First choose who leads: the first seat to press DRAW.")
+WAIT_DEAL = say("wait.deal", "The deal is not finished: tap your dealt tiles on your own pad.")
+WAIT_HUNT = say("wait.hunt", "First find the {tile}: tap it on your own pad.")
+WAIT_REVEAL = say("wait.reveal", "Tap your leftover tiles on your own pad, then PASS.")
+WAIT_SUMMARY = say("wait.summary", "The round is over: hold DRAW for the next round.")
+WAIT_OVER = say("wait.over", "The game is over.")
+WAIT_PLAY = say("wait.play", "Play goes on.")
+
+# --- refusals of the table (the engine's are in firmware_py.rules.refusals) -----------
+NOT_AT_TABLE = say("refuse.not_at_table", "Seat {number} is not part of this table.")
+OVER_HOLD_DRAW = say(
+    "refuse.over_hold_draw", "The game is over: hold DRAW for a new game with the same seats."
+)
+NOT_IN_GAME = say("refuse.not_in_game", "{text} is not in this game.")
+HOLD_DRAW_NOTHING = say(
+    "refuse.hold_draw_nothing", "Holding DRAW does nothing now: press it and let go."
+)
+PRESS_DRAW_LEAD = say("refuse.press_draw_lead", "Press DRAW to lead this round.")
+NOT_YOUR_TURN = say("refuse.not_your_turn", "Not your turn: it's {seat}'s turn.")
+NOBODYS_TURN = say("refuse.nobodys_turn", "Not your turn.")
+TAP_DRAWN_FIRST = say("refuse.tap_drawn", "{seat}: tap the tile you drew on your own pad.")
+CANNOT_DRAW = say("refuse.cannot_draw", "{seat} cannot draw now.")
+LOBBY_PASS = say("refuse.lobby_pass", "Press DRAW to join or leave; hold DRAW to start.")
+JOIN_FIRST = say("refuse.join_first", "{seat}: press DRAW to join first.")
+UNKNOWN_TAG = say("refuse.unknown_tag", "Unknown tag {text} on {pad}.")
+TAG_UNUSED = say("refuse.tag_unused", "Tag {text} is bound to something the table does not use.")
+NO_GAME = say("refuse.no_game", "No game is running: press DRAW to join, hold DRAW to start.")
+DEAL_OWN_PAD = say("refuse.deal_own_pad", "Tap your dealt tiles on your own pad.")
+ENGINE_OWN_PAD = say("refuse.engine_own_pad", "Tap the {tile} on your own pad.")
+REVEAL_OWN_PAD = say("refuse.reveal_own_pad", "Tap your leftover tiles on your own pad.")
+NOT_IN_SET = say("refuse.not_in_set", "The {tile} is not in this game's double-{set} set.")
+SHOWN_BY_OTHER = say("refuse.shown_by_other", "The {tile} is already shown by {other_seat}.")
+NOT_A_TRAIN = say("refuse.not_a_train", "{pad} is not a train of this game.")
+PRESET_BETWEEN = say("refuse.preset_between", "The preset can change between games only.")
+ABANDON_CONFIRM = say(
+    "refuse.abandon_confirm", "A game is running: tap the new-game card again to abandon it."
+)
+CARD_UNUSED = say(
+    "refuse.card_unused", "The {text} card is not for playing: the table ignores it."
+)
+NOTHING_TO_UNDO = say("refuse.nothing_to_undo", "There is nothing to undo.")
+NOT_YOURS_TO_UNDO = say(
+    "refuse.not_yours_to_undo", "{seat} has nothing to undo: the last move was not yours."
+)
+TWO_SEATS = say("refuse.two_seats", "At least two seats must join: press DRAW at your seat.")
+CANNOT_DEAL = say_n(
+    "refuse.cannot_deal",
+    "The {text} rules cannot be played by {n} player: they are for {players} players.",
+    "The {text} rules cannot be played by {n} players: they are for {players} players.",
+)
+# A run of numbers, as in "4-10 players".
+SPAN = say("number.span", "{low}-{high}")
+UNEXPECTED = say("refuse.unexpected", "The table does not expect {text} now.")
+TURN_OF = say("refuse.turn_of", "It's {seat}'s turn.")
+ENGINE_TO_HUB = say(
+    "refuse.engine_to_hub", "The {tile} is this round's engine: put it in the hub."
+)
+ALREADY_DEALT = say("refuse.already_dealt", "The {tile} has already been dealt.")
+DRAWN_DEALT = say("refuse.drawn_dealt", "The {tile} was dealt: tap a tile from the boneyard.")
+HAND_FULL = say_n(
+    "refuse.hand_full", "{seat} already has {n} tile.", "{seat} already has {n} tiles."
+)
+HUNT_TURN = say("refuse.hunt_turn", "It's {seat}'s turn to draw for the engine.")
+SHOWN_ALREADY = say("refuse.shown_already", "{seat} has already shown the leftover tiles.")
+ONLY_LEFT = say_n(
+    "refuse.only_left", "{seat} has only {n} tile left.", "{seat} has only {n} tiles left."
+)
+ROUNDS_START = say("refuse.rounds_start", "Rounds start by themselves.")
+LEFTOVER_AT_END = say("refuse.leftover_at_end", "Leftover tiles are shown at the end of a round.")
+# An input the journal could not write was not taken: the game is as it was.
+UNSAVED_FULL = say(
+    "refuse.unsaved_full", "The table's disk is full: nothing was lost. Free some space."
+)
+UNSAVED_DISK = say(
+    "refuse.unsaved_disk", "The table's disk takes no writes: nothing was lost. Check the disk."
+)
+# A seat's language card (docs/table.md) tapped anywhere but on that seat's own pad.
+LANGUAGE_OWN_PAD = say("refuse.language_own_pad", "Tap the language card on your own pad.")
+
+# --- the screens' own words (labels of panels, the hub and the wall) ------------------
+SCREEN_MEXICAN_TITLE = say("screen.mexican_title", "MEXICAN TRAIN")
+SCREEN_OPEN_TO_ALL = say("screen.open_to_all", "open to everyone")
+SCREEN_EMPTY_SEAT = say("screen.empty_seat", "empty seat")
+SCREEN_TILES = say_n("screen.tiles", "{n} tile", "{n} tiles")
+SCREEN_POINTS = say_n("screen.points", "{n} pt", "{n} pts")
+SCREEN_ONE_TILE = say("screen.one_tile", "ONE TILE!")
+SCREEN_YOUR_TURN = say("screen.your_turn", "YOUR TURN")
+SCREEN_JOINED = say("screen.joined", "joined")
+SCREEN_MARKER_OUT = say("screen.marker_out", "Put your marker out")
+SCREEN_MARKER_BACK = say("screen.marker_back", "Take your marker back")
+SCREEN_WAITING = say_n(
+    "screen.waiting",
+    "Waiting for players: {joined} of {n} seat taken",
+    "Waiting for players: {joined} of {n} seats taken",
+)
+SCREEN_NOBODY_YET = say("screen.nobody_yet", "nobody yet")
+SCREEN_LOOKING_FOR = say("screen.looking_for", "Looking for the {tile}")
+SCREEN_DEALING = say("screen.dealing", "Dealing")
+SCREEN_ROUND_OVER = say("screen.round_over", "Round {round} over")
+SCREEN_ROUND_OVER_OUT = say("screen.round_over_out", "Round {round} over: {seat} went out")
+SCREEN_ROUND_OVER_BLOCKED = say("screen.round_over_blocked", "Round {round} over: blocked")
+SCREEN_HAND = say("screen.hand", "Tiles")  # the wall's column of tiles in hand
+SCREEN_RUNNING_TOTALS = say("screen.running_totals", "Running totals")
+SCREEN_WINNER = say("screen.winner", "Game over: {seat} wins")
+SCREEN_GAME_OVER = say("screen.game_over", "Game over")
+SCREEN_ROUND_OF = say("screen.round_of", "Round {round} of {rounds}")
+SCREEN_SET = say("screen.set", "Double-{set}")
+SCREEN_BONEYARD = say("screen.boneyard", "Boneyard {count}")
+SCREEN_ENGINE = say("screen.engine", "engine {tile}")
+SCREEN_TITLE = say("screen.title", "Mexican Train")
+SCREEN_TURN = say("screen.turn", "Turn: {seat}")
+SCREEN_PLAYER = say("screen.player", "Player")
+SCREEN_TOTAL = say("screen.total", "Total")
+SCREEN_PLACE = say("screen.place", "Place")
+SCREEN_WAITING_TABLE = say("screen.waiting_table", "Waiting for the table…")
+SCREEN_CONNECTING = say("screen.connecting", "connecting to {text}")

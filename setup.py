@@ -1,0 +1,22 @@
+"""Building the package compiles the gettext catalogues: each firmware_py/locale/*.po
+becomes the .mo the table reads at run time (firmware_py.catalogues does the work, with
+Babel, which the build requires). Everything else is in pyproject.toml."""
+
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+class BuildWithCatalogues(build_py):
+    def run(self) -> None:
+        from firmware_py.catalogues import compile_all
+
+        compile_all()
+        super().run()
+
+
+setup(cmdclass={"build_py": BuildWithCatalogues})

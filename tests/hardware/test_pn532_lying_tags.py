@@ -1,0 +1,91 @@
+"""Tags left on a PN532 pad, on the fake chip with and without the MaxTg=2 quirk.
+
+Field reports (NXP community 481864, Adafruit-PN532 issue 52, ESPHome issue 9875): a
+tag left selected by one InListPassiveTarget is not found by the next, which only
+acknowledges. A marker lying on a pad then read placed and removed over and over.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+
+from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.rfid import Reader, open_reader
+from hardware.rfid.fake import FakePn532
+from hardware.rfid.pn532 import Pn532
+
+MARKER, TILE = "04000000000A01", "04000000000A02"
+LYING_S = 2.5  # past two re-arms of a waiting poll: the quirk's toggles show by then
+
+
+def drain(events: queue.Queue, seconds: float) -> list[object]:
+    got = []
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            got.append(events.get(timeout=left))
+        except queue.Empty:
+            break
+    return got
+
+
+@pytest.mark.parametrize("quirk", [False, True], ids=["plain chip", "keeps tags selected"])
+@pytest.mark.parametrize("tags", [[MARKER], [MARKER, TILE]], ids=["one tag", "two tags"])
+def test_a_tag_left_on_the_pad_is_placed_once_and_removed_only_when_lifted(
+        cable, events, quirk, tags):
+    chip = FakePn532(cable, keeps_selected=quirk)
+    reader = open_reader("0", str(cable.path), "pn532", events, removal_ms=300)
+    try:
+        assert events.take(1) == [ReaderOnline("0")]
+        for uid in tags:
+            chip.place(uid)
+        assert sorted(events.take(len(tags)), key=str) == sorted(
+            [TagPlaced("0", uid) for uid in tags], key=str)
+        assert drain(events, LYING_S) == []  # nothing while they lie
+        chip.lift(tags[0])
+        assert events.take(1) == [TagRemoved("0", tags[0])]
+        assert drain(events, 0.6) == []  # the other one still lies, still placed
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_the_fake_chip_reproduces_the_reported_toggling_when_nothing_is_done_about_it(
+        cable, events):
+    """The quirk is real in the fake: polls that do nothing between them see the marker
+    come and go, as the field reports describe."""
+    chip = FakePn532(cable, keeps_selected=True)
+    reader = Reader("0", str(cable.path), Pn532(after_tags="none"), events, removal_s=0.3)
+    reader.start()
+    try:
+        assert events.take(1) == [ReaderOnline("0")]
+        chip.place(MARKER)
+        got = drain(events, LYING_S)
+        assert TagRemoved("0", MARKER) in got
+        assert got.count(TagPlaced("0", MARKER)) >= 2
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_chip_that_refuses_its_set_up_is_offline_with_the_reason_and_asked_rarely(
+        cable, events):
+    chip = FakePn532(cable)
+    chip.refuses.add(0x14)  # SAMConfiguration answered with the error frame
+    reader = open_reader("0", str(cable.path), "pn532", events, removal_ms=300)
+    try:
+        (offline,) = events.take(1)
+        assert isinstance(offline, ReaderOffline)
+        assert "SAMConfiguration with its error frame" in offline.reason
+        asked = len(chip.commands)
+        time.sleep(2.0)
+        # Before, about 180 a second; now a few pauses that grow to five seconds.
+        assert len(chip.commands) - asked <= 6
+        chip.refuses.clear()
+        assert events.take(1, timeout=15) == [ReaderOnline("0")]
+    finally:
+        reader.close()
+        chip.close()
