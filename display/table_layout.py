@@ -702,10 +702,11 @@ def _hub(
     if view.get("prompt"):
         rows.append(("prompt", 2.2))
     rejection = view.get("rejection")
-    if rejection and rejection.get("seat") not in range(len(view["seats"])):
-        pass  # nobody to name: the hub says it
-    elif rejection and view.get("turn") is not None and rejection.get("seat") != view["turn"]:
-        rejection = None  # in that seat's own panel
+    # A refused move of the seat to act, or of nobody the table can name, is the hub's;
+    # any other seat reads its own in its panel.
+    if rejection and rejection.get("seat") in range(len(view["seats"])) and (
+            rejection.get("seat") != view.get("turn")):
+        rejection = None
     if rejection:
         rows.append(("rejection", 1.8))
     notices = _notices(view)

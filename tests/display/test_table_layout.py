@@ -337,3 +337,16 @@ def test_hints_say_what_the_table_will_do(view):
         words = hub_words(layout(sample, (1920, 1080)))
         over = "Game over" if name.startswith("game") else f"Round {sample['round']} over"
         assert words.count(over) == 1, (name, words)
+
+
+def test_a_refusal_is_said_once_where_its_seat_reads_it(view):
+    sample = view("lobby_6")
+    sample["rejection"] = {"seat": 2, "message": {"id": "rules.no_match",
+                                                  "args": {"end": 6, "train": "0"}}}
+    lay = layout(sample, (1280, 800))
+    said = [" ".join(t.lines) for t in lay.texts]
+    assert sum("doesn't match" in s for s in said) == 1
+    assert "doesn't match" in " ".join(" ".join(t.lines) for t in panel_texts(lay, 2))
+    sample["rejection"]["seat"] = None  # nobody to name: the hub says it
+    lay = layout(sample, (1280, 800))
+    assert "doesn't match" in hub_words(lay)
