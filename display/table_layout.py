@@ -160,9 +160,10 @@ def mark_floor(size: tuple[int, int]) -> int:
     return max(16, min(size) // 30)
 
 
-# Below this the table screen cannot be read from every seat at 14 seats; the display
-# refuses to start on a smaller screen (the wall screen has no such limit).
-MIN_SIZE = (1024, 600)
+# The smallest screen for the table: the smallest common one on which the floor of a
+# table of 14 (1.7% of the short side) is still MIN_TEXT, not less. The display refuses
+# to start the table screen on a smaller one (the wall screen has no such limit).
+MIN_SIZE = (1280, 720)
 
 
 def fits_table(size: tuple[int, int]) -> bool:

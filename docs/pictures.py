@@ -49,7 +49,7 @@ PICTURES: list[Picture] = [
     Picture("wall-8-seats.png", "wall", "busy_8", FULL_HD),
     Picture("wall-summary.png", "wall", "summary_8", FULL_HD),
     Picture("wall-game-over.png", "wall", "game_over_8", FULL_HD),
-    Picture("table-1024x600.png", "table", "play_6", (1024, 600)),
+    Picture("table-1280x720.png", "table", "play_14", (1280, 720)),
 ]
 # Every screen at 2, 8 and 14 seats, on a full-HD screen and a laptop's.
 for _seats in (2, 8, 14):

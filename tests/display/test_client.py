@@ -206,9 +206,9 @@ def test_closing_a_window_ends_its_screen(event):
 def test_screenshot_of_a_saved_view(tmp_path, capsys):
     out = tmp_path / "table.png"
     args = ["display", "--view", "table", "--from", str(VIEWS / "busy_8.json"),
-            "--screenshot", str(out), "--size", "1024x600"]
+            "--screenshot", str(out), "--size", "1280x720"]
     assert main(args) == 0
-    assert pygame.image.load(str(out)).get_size() == (1024, 600)
+    assert pygame.image.load(str(out)).get_size() == (1280, 720)
     wall = tmp_path / "wall.png"
     assert main(["display", "--view", "wall", "--from", str(VIEWS / "busy_8.json"),
                  "--screenshot", str(wall)]) == 0
@@ -226,7 +226,7 @@ def test_the_table_screen_is_refused_on_the_7_inch_screen_naming_the_least_size(
     assert main(args) == 1
     err = capsys.readouterr().err.strip()
     assert err == (
-        "roundhouse display: the table screen needs at least 1024x600 to be read from every "
+        "roundhouse display: the table screen needs at least 1280x720 to be read from every "
         "seat; this screen is 800x480. Use a larger screen for the table (the wall screen "
         "works on this one)"
     )
@@ -234,7 +234,7 @@ def test_the_table_screen_is_refused_on_the_7_inch_screen_naming_the_least_size(
     # A window (or the frames of a screen following the service) is refused the same way.
     assert main(["display", "--view", "table", "--frames", str(tmp_path / "f"),
                  "--size", "800x480", "--socket", str(tmp_path / "none.sock")]) == 1
-    assert "at least 1024x600" in capsys.readouterr().err
+    assert "at least 1280x720" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

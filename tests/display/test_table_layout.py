@@ -113,7 +113,7 @@ def test_a_seat_keeps_its_place_at_every_screen_size(seats, view):
     screen: at 13 seats Eli (seat 4) was on the bottom edge at 1080p and on the left
     edge at 800p."""
     sample = view(f"play_{seats}")
-    seen = {size: places(layout(sample, size)) for size in (*SIZES, (1024, 600))}
+    seen = {size: places(layout(sample, size)) for size in (*SIZES, (1280, 720))}
     first = seen[SIZES[0]]
     for size, found in seen.items():
         assert found == first, f"seats moved at {size}"
@@ -250,7 +250,7 @@ def test_the_mexican_train_s_reader_offline_is_the_table_s_news(view):
     assert all(len(t.lines) == 1 for t in notices)
 
 
-FLOOR_SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (1024, 600))
+FLOOR_SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (1280, 720))
 
 
 @pytest.mark.parametrize("size", FLOOR_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -304,8 +304,10 @@ def test_pending_discs_and_open_train_tokens_read_from_the_far_side(
 
 
 def test_the_7_inch_screen_is_too_small_for_the_table():
-    assert not fits_table((800, 480))
+    assert not fits_table((800, 480)) and not fits_table((1024, 600))
     assert fits_table(MIN_SIZE) and fits_table((1280, 800)) and fits_table((1080, 1920))
+    # The smallest size is where the floor of a table of 14 reaches 12 px by itself.
+    assert min(MIN_SIZE) * 0.017 >= MIN_TEXT > (min(MIN_SIZE) - 20) * 0.017
 
 
 def test_a_sentence_too_long_for_its_box_is_cut_not_spilled():
