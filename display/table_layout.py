@@ -317,8 +317,10 @@ def _seat_state(view: View, seat: int) -> str:
     return "normal"
 
 
-def _names(view: View) -> list[str]:
-    return [str(s["name"]) for s in view["seats"]]
+def _names(view: View, lang: str) -> list[str]:
+    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
+    sentence's direction, so a number after a name stays in the sentence's order."""
+    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
 
 
 def _language(view: View, seat: object) -> str:
@@ -331,7 +333,8 @@ def _language(view: View, seat: object) -> str:
 
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     """One of the screens' own words, in the language of the seat `reader`."""
-    return render(message(message_id, **args), _language(view, reader), _names(view))
+    lang = _language(view, reader)
+    return render(message(message_id, **args), lang, _names(view, lang))
 
 
 def seat_notes(view: View, seat: int) -> list[str]:
@@ -339,7 +342,8 @@ def seat_notes(view: View, seat: int) -> list[str]:
     table's alerts for it (its marker to put out or take back, its pad's reader offline)
     and a move of its that was refused while another seat is to act. A seat down to one
     tile shows ONE TILE! instead of its alert."""
-    lang, names = _language(view, seat), _names(view)
+    lang = _language(view, seat)
+    names = _names(view, lang)
     notes = [render(alert["message"], lang, names) for alert in view.get("alerts") or []
              if alert.get("seat") == seat and alert["message"]["id"] != "alert.one_tile"]
     rejection = view.get("rejection")
@@ -359,14 +363,17 @@ def _panel_texts(
     pad = max(2, rh // 14)
     loud = state in ("turn", "one_tile")
     ink = theme.DARK_INK if state == "turn" else theme.INK
+    lang = _language(view, None if strip.key == MEXICAN else int(strip.key))
+    # A right-to-left reader's panel is mirrored: the name starts at the right.
+    rtl = text.reads_rtl(lang)
 
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
-        return to_screen(strip.panel, angle, (lx, ly, lw, lh))
+        return to_screen(strip.panel, angle, (rw - lx - lw if rtl else lx, ly, lw, lh))
 
     def fit(words: str, local: Rect, colour: theme.Colour, *, cap: int = 90,
             least: int = floor, align: str = "left", lines: int = 1) -> Text:
         return text.fit(words, box(*local), max_size=max(cap, least), min_size=least,
-                        angle=angle, colour=colour, align=align, max_lines=lines)
+                        angle=angle, colour=colour, align=align, max_lines=lines, lang=lang)
 
     inner_w, inner_h = rw - 2 * pad, rh - 2 * pad
     if strip.key == MEXICAN:
@@ -420,7 +427,12 @@ def _panel_texts(
         name_box = (pad, pad, inner_w, name_h)
         count_box = (pad, pad + name_h, inner_w, count_h)
         state_box = (pad, pad + name_h + count_h, inner_w, inner_h - name_h - count_h)
-        points_box = state_box if not (note or status) else None
+        points_box = state_box
+        if note or status:
+            # The state takes the points' row: they go beside the name.
+            name_w = (inner_w - pad) * 60 // 100
+            name_box = (pad, pad, name_w, name_h)
+            points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
     count = fit(hand, count_box, ink, cap=110, least=loud_min,
                 align="left" if not wide else "right") if in_game else None
     big = count.size if count else 90
@@ -439,7 +451,7 @@ def _panel_texts(
         if points_box is not None:
             out.append(fit(say("screen.points", n=info.get("total", 0)), points_box,
                            ink if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
-                           align="right" if wide else "left"))
+                           align="right" if wide or note or status else "left"))
     if shown is not None:
         out.append(shown)
     return out
@@ -677,8 +689,8 @@ def _banner(view: View, seat: object) -> str | None:
 
 def _notices(view: View) -> list[str]:
     """The table's alerts for no seat in particular (the Mexican train's reader)."""
-    names = _names(view)
-    return [render(alert["message"], _language(view, None), names)
+    lang = _language(view, None)
+    return [render(alert["message"], lang, _names(view, lang))
             for alert in view.get("alerts") or [] if alert.get("seat") is None]
 
 
@@ -697,6 +709,7 @@ def _hub(
         rows.append(("engine", 2.0))
     # The hub faces the seat whose turn it is: it speaks that seat's language.
     facing = view.get("turn")
+    lang = _language(view, facing)
     banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
@@ -724,9 +737,9 @@ def _hub(
         return to_screen(hub, angle, (lx, ly, lw, lh))
 
     def fit(words: str, area: Rect, colour: theme.Colour, cap: int, lines: int = 1,
-            align: str = "center") -> Text:
+            align: str = "center", speaks: str = lang) -> Text:
         return text.fit(words, area, max_size=max(cap, floor), min_size=floor, angle=angle,
-                        colour=colour, max_lines=lines, align=align)
+                        colour=colour, max_lines=lines, align=align, lang=speaks)
 
     for name, weight in rows:
         h = int(avail * weight / total)
@@ -754,14 +767,15 @@ def _hub(
         elif name == "banner" and banner:
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
-            said = render(view["prompt"], _language(view, facing), _names(view))
+            said = render(view["prompt"], lang, _names(view, lang))
             texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64, lines=3))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            said = render(rejection["message"], _language(view, rejection.get("seat")),
-                          _names(view))
-            texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3))
+            refused = _language(view, rejection.get("seat"))
+            said = render(rejection["message"], refused, _names(view, refused))
+            texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3,
+                             speaks=refused))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))

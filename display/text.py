@@ -1,33 +1,51 @@
 """Text that fits its box: the font size and line breaks chosen before anything draws.
 
-Both screens use pygame's default font (shipped with pygame-ce), so a view renders to
-the same pixels on every machine. It has no Arabic letters, so runs of Arabic script (a
-player's name in Persian or Arabic) are written with DejaVu Sans, shipped in
-`display/fonts`, shaped right to left; the line itself reads left to right. Layouts
-call `fit` to turn a sentence and a box into a `Text`; renderers only draw what was
-decided here.
+Latin, Greek and Cyrillic are written in pygame's default font (shipped with pygame-ce), so
+a view renders to the same pixels on every machine; Arabic, Persian and Telugu, and
+letters the default font lacks, in the fonts shipped in `display/fonts`
+(`display/shaping.py` cuts each line into runs and picks their fonts). A text is laid out
+for its reader's language: right-to-left languages put lines in right-to-left order and
+align them to the right. Layouts call `fit` to turn a sentence and a box into a `Text`;
+renderers only draw what was decided here.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import pygame
-import pygame.freetype
+
+from display import shaping
+from display.shaping import unshown as unshown  # the screens' fonts lack these letters
+from firmware_py.render import digits, direction
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
 
-ARABIC_FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Bold.ttf"
-# Arabic letters, their presentation forms, and the spaces between words of one run.
-_ARABIC_RUN = re.compile(r"[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]+"
-                         r"(?:\s+[\u0600-\u06ff\u0750-\u077f\ufb50-\ufdff\ufe70-\ufeff]+)*")
-# DejaVu Sans at this share of a default-font size keeps Arabic lines, with their
-# marks above and below, within the default font's line height.
-ARABIC_SCALE = 0.62
+
+def reads_rtl(lang: str | None) -> bool:
+    """Whether a reader of `lang` reads right to left, as its catalogue says (None: no
+    language, left to right)."""
+    return lang is not None and direction(lang) == "rtl"
+
+
+def isolated(name: str, lang: str | None) -> str:
+    """A name to set into a line of `lang`. A name written the other way round from the
+    line is closed with a mark of the line's direction (U+200E or U+200F, which draw as
+    nothing) so that a number after it stays with the line: "فرشته 4" in an English line
+    would otherwise read "4 فرشته" (the number joins the name's right-to-left run, rule W2
+    of the Bidirectional Algorithm)."""
+    rtl = reads_rtl(lang)
+    if shaping.has_rtl(name) == rtl:
+        return name
+    return name + ("\u200f" if rtl else "\u200e")
+
+
+def numerals(value: object, lang: str | None) -> str:
+    """`value` written with the digits `lang`'s catalogue gives (Persian ۰-۹, Arabic ٠-٩);
+    the points on a tile are not text and never pass through here."""
+    return digits(str(value), lang) if lang else str(value)
 
 
 @dataclass(frozen=True)
@@ -35,12 +53,13 @@ class Text:
     """Lines of text placed in `box` (screen pixels), turned by `angle` degrees
     counter-clockwise (0, 90, 180 or 270) so they face whoever sits on that side."""
 
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # each in logical order, as written
     size: int
     box: Rect
     angle: int
     colour: Colour
     align: str = "center"  # "left", "center" or "right" along the reading direction
+    rtl: bool = False  # its reader reads right to left (lines ordered and aligned so)
 
     def reading_box(self) -> tuple[int, int]:
         """The box's width and height as the reader sees them."""
@@ -50,82 +69,38 @@ class Text:
 
 @lru_cache(maxsize=128)
 def font(size: int) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-    return pygame.font.Font(None, size)
-
-
-@lru_cache(maxsize=64)
-def arabic_font(size: int) -> pygame.font.Font:
-    if not pygame.font.get_init():
-        pygame.font.init()
-    face = pygame.font.Font(ARABIC_FONT, max(1, round(size * ARABIC_SCALE)))
-    face.set_script("Arab")
-    face.set_direction(pygame.DIRECTION_RTL)
-    return face
-
-
-@lru_cache(maxsize=2)
-def _glyphs(rtl: bool) -> pygame.freetype.Font:
-    """The font of a run, opened to ask which letters it has (pygame.font cannot tell)."""
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
-    path = ARABIC_FONT if rtl else Path(pygame.__file__).parent / pygame.font.get_default_font()
-    return pygame.freetype.Font(str(path), 12)
-
-
-def unshown(text: str) -> str:
-    """The letters of `text` that the font of their run lacks, once each in order: the
-    screens would draw them as boxes (a name in a script neither font covers)."""
-    missing: dict[str, None] = {}
-    for piece, rtl in runs(text):
-        for letter, metrics in zip(piece, _glyphs(rtl).get_metrics(piece), strict=True):
-            if metrics is None and not letter.isspace():
-                missing[letter] = None
-    return "".join(missing)
-
-
-def runs(line: str) -> list[tuple[str, bool]]:
-    """`line` cut into pieces of Arabic script (True) and everything else (False)."""
-    out: list[tuple[str, bool]] = []
-    at = 0
-    for match in _ARABIC_RUN.finditer(line):
-        if match.start() > at:
-            out.append((line[at : match.start()], False))
-        out.append((match.group(), True))
-        at = match.end()
-    if at < len(line):
-        out.append((line[at:], False))
-    return out
+    """pygame's default font at `size`: Latin text, and the numbers on tiles."""
+    return shaping.font(shaping.DEFAULT, size)
 
 
 def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
-def text_width(text: str, size: int) -> int:
-    if not _ARABIC_RUN.search(text):
-        return int(font(size).size(text)[0])
-    return sum((arabic_font(size) if rtl else font(size)).size(piece)[0]
-               for piece, rtl in runs(text))
+@lru_cache(maxsize=16384)
+def text_width(text: str, size: int, rtl: bool = False) -> int:
+    return sum(shaping.run_font(run, size).size(run.text)[0]
+               for run in shaping.runs(text, rtl))
 
 
-def block_size(lines: tuple[str, ...], size: int) -> tuple[int, int]:
+def block_size(lines: tuple[str, ...], size: int, rtl: bool = False) -> tuple[int, int]:
     """The width and height the lines take when drawn (what must fit the box)."""
-    width = max((text_width(line, size) for line in lines), default=0)
+    width = max((text_width(line, size, rtl) for line in lines), default=0)
     return width, line_height(size) * len(lines)
 
 
-def _wrap(text: str, size: int, width: int, max_lines: int) -> tuple[str, ...] | None:
+def _wrap(
+    text: str, size: int, width: int, max_lines: int, rtl: bool
+) -> tuple[str, ...] | None:
     """Greedy word wrap; None when the words do not fit in `max_lines` lines."""
     lines: list[str] = []
     current = ""
     for word in text.split():
         trial = f"{current} {word}" if current else word
-        if text_width(trial, size) <= width:
+        if text_width(trial, size, rtl) <= width:
             current = trial
             continue
-        if not current or text_width(word, size) > width:
+        if not current or text_width(word, size, rtl) > width:
             return None
         lines.append(current)
         current = word
@@ -133,14 +108,14 @@ def _wrap(text: str, size: int, width: int, max_lines: int) -> tuple[str, ...] |
     return tuple(lines) if len(lines) <= max_lines else None
 
 
-def _shorten(text: str, size: int, width: int) -> str:
+def _shorten(text: str, size: int, width: int, rtl: bool) -> str:
     """The longest start of `text` that fits `width` with an ellipsis."""
-    if text_width(text, size) <= width:
+    if text_width(text, size, rtl) <= width:
         return text
     low, high = 0, len(text)
     while low < high:
         mid = (low + high + 1) // 2
-        if text_width(text[:mid].rstrip() + "…", size) <= width:
+        if text_width(text[:mid].rstrip() + "…", size, rtl) <= width:
             low = mid
         else:
             high = mid - 1
@@ -148,24 +123,24 @@ def _shorten(text: str, size: int, width: int) -> str:
 
 
 def _lines_at(
-    text: str, size: int, width: int, height: int, max_lines: int
+    text: str, size: int, width: int, height: int, max_lines: int, rtl: bool
 ) -> tuple[str, ...] | None:
     rows = min(max_lines, height // line_height(size))
-    return _wrap(text, size, width, rows) if rows >= 1 else None
+    return _wrap(text, size, width, rows, rtl) if rows >= 1 else None
 
 
-def _cut(text: str, size: int, width: int, rows: int) -> tuple[str, ...]:
+def _cut(text: str, size: int, width: int, rows: int, rtl: bool) -> tuple[str, ...]:
     """Fill `rows` lines greedily and end the last one with "…" where words remain."""
     words = text.split()
     lines: list[str] = []
     while words and len(lines) < rows - 1:
         line = ""
-        while words and text_width(f"{line} {words[0]}".strip(), size) <= width:
+        while words and text_width(f"{line} {words[0]}".strip(), size, rtl) <= width:
             line = f"{line} {words.pop(0)}".strip()
         if not line:
             break
         lines.append(line)
-    lines.append(_shorten(" ".join(words), size, width))
+    lines.append(_shorten(" ".join(words), size, width, rtl))
     return tuple(lines)
 
 
@@ -180,41 +155,50 @@ def fit(
     colour: Colour = (255, 255, 255),
     max_lines: int = 1,
     align: str = "center",
+    lang: str | None = None,
 ) -> Text:
     """The largest font size in [min_size, max_size] at which `text` fits `box`
-    (wrapped to at most `max_lines`); at `min_size` the last line is cut with "…"."""
+    (wrapped to at most `max_lines`); at `min_size` the last line is cut with "…".
+
+    `lang` is the reader's language: for a right-to-left one the lines read right to
+    left and "left" and "right" alignment swap, so text starts at the reader's right."""
+    rtl = reads_rtl(lang)
+    if rtl:
+        align = {"left": "right", "right": "left"}.get(align, align)
     width, height = Text((), 0, box, angle, colour).reading_box()
     best: tuple[str, ...] | None = None
     low, high = min_size, max(min_size, max_size)
     best_size = min_size
     while low <= high:
         mid = (low + high) // 2
-        lines = _lines_at(text, mid, width, height, max_lines)
+        lines = _lines_at(text, mid, width, height, max_lines, rtl)
         if lines is None:
             high = mid - 1
         else:
             best, best_size, low = lines, mid, mid + 1
     if best is None:
         rows = max(1, min(max_lines, height // line_height(min_size)))
-        best = _cut(text, min_size, width, rows)
-    return Text(best, best_size, box, angle, colour, align)
+        best = _cut(text, min_size, width, rows, rtl)
+    return Text(best, best_size, box, angle, colour, align, rtl)
 
 
 def fit_column(
     entries: list[tuple[str, Rect]], *, max_size: int, min_size: int, colours: list[Colour],
-    align: str = "center",
+    align: str = "center", lang: str | None = None,
 ) -> list[Text]:
     """Fit several texts at one common size (a column of a table reads evenly)."""
-    sizes = [fit(t, box, max_size=max_size, min_size=min_size).size for t, box in entries]
+    sizes = [fit(t, box, max_size=max_size, min_size=min_size, lang=lang).size
+             for t, box in entries]
     common = min(sizes, default=max_size)
-    return [fit(t, box, max_size=common, min_size=min_size, colour=colour, align=align)
+    return [fit(t, box, max_size=common, min_size=min_size, colour=colour, align=align,
+                lang=lang)
             for (t, box), colour in zip(entries, colours, strict=True)]
 
 
 def fits(item: Text) -> bool:
     """Whether the drawn lines stay inside the box (what the geometry tests check)."""
     width, height = item.reading_box()
-    w, h = block_size(item.lines, item.size)
+    w, h = block_size(item.lines, item.size, item.rtl)
     return w <= width and h <= height
 
 
@@ -232,20 +216,72 @@ def to_screen(box: Rect, angle: int, local: Rect) -> Rect:
     return (x + ly, y + h - lx - lw, lh, lw)
 
 
+def line_image(line: str, size: int, colour: Colour, rtl: bool = False) -> pygame.Surface:
+    """One line (logical order) drawn upright: its runs side by side in display order,
+    on one baseline, one line height tall (or as tall as its marks need)."""
+    return _line(line, size, colour, rtl)[0]
+
+
 @lru_cache(maxsize=2048)
-def _line_image(line: str, size: int, colour: Colour, angle: int) -> pygame.Surface:
-    if _ARABIC_RUN.search(line):
-        pieces = [(arabic_font(size) if rtl else font(size)).render(piece, True, colour)
-                  for piece, rtl in runs(line)]
-        height = line_height(size)
-        img = pygame.Surface((sum(p.get_width() for p in pieces), height), pygame.SRCALPHA)
-        x = 0
-        for piece in pieces:
-            img.blit(piece, (x, (height - piece.get_height()) // 2))
-            x += piece.get_width()
+def _line(line: str, size: int, colour: Colour, rtl: bool) -> tuple[pygame.Surface, int]:
+    """The line's image and how far it reaches above its line's box."""
+    # A run of only format characters (a direction mark) takes no room and is not drawn.
+    runs = [r for r in shaping.runs(line, rtl) if shaping.run_font(r, size).size(r.text)[0]]
+    if not runs or (len(runs) == 1 and runs[0].face is shaping.DEFAULT):
+        return font(size).render("".join(r.text for r in runs), True, colour), 0
+    fonts = [shaping.run_font(run, size) for run in runs]
+    pieces = [f.render(run.text, True, colour) for run, f in zip(runs, fonts, strict=True)]
+    tops = [_baseline(run.text, f, run.rtl, piece)
+            for run, f, piece in zip(runs, fonts, pieces, strict=True)]
+    # The baseline where the fonts' ascents and descents fit the line, centred (or in
+    # their proportion, where together they exceed it). Marks reaching beyond that (a
+    # shadda over a kasra, Telugu's stacked consonants) make the image taller instead of
+    # being clipped, and it is drawn reaching above and below its line's box.
+    height = line_height(size)
+    ascent = max(f.get_ascent() for f in fonts)
+    descent = max(-f.get_descent() for f in fonts)
+    if ascent + descent <= height:
+        baseline = (height - ascent - descent) // 2 + ascent
     else:
-        img = font(size).render(line, True, colour)
-    return pygame.transform.rotate(img, angle) if angle else img
+        baseline = round(height * ascent / (ascent + descent))
+    above = max(0, max(tops) - baseline)
+    below = max(0, max(p.get_height() - top for p, top in zip(pieces, tops, strict=True))
+                - (height - baseline))
+    img = pygame.Surface((sum(p.get_width() for p in pieces), above + height + below),
+                         pygame.SRCALPHA)
+    x = 0
+    for piece, top in zip(pieces, tops, strict=True):
+        img.blit(piece, (x, above + baseline - top))
+        x += piece.get_width()
+    return img, above
+
+
+def _baseline(written: str, face: pygame.font.Font, rtl: bool, piece: pygame.Surface) -> int:
+    """How far below the top of `piece` (`written` drawn in `face`) its baseline lies.
+
+    SDL_ttf makes the image taller than the font's line where marks reach beyond it
+    (Arabic shadda over kasra, Telugu's stacked consonants), above or below, and does not
+    say which. Drawing the run again with a zero after it, which stands on the baseline
+    and reaches no further than the font's line, shows where the baseline is."""
+    extra = piece.get_height() - face.get_height()
+    if extra <= 0:
+        return int(face.get_ascent())
+    probe = face.render(written + " 0", True, (255, 255, 255))
+    zero_w = face.size("0")[0]
+    zero = (0 if rtl else probe.get_width() - zero_w, 0, zero_w, probe.get_height())
+    ink = probe.subsurface(zero).get_bounding_rect(min_alpha=128)
+    metrics = face.metrics("0")[0]
+    if probe.get_height() != piece.get_height() or not ink.height or metrics is None:
+        return int(face.get_ascent()) + extra  # no way to tell: the marks are above
+    return int(ink.bottom + metrics[2])
+
+
+@lru_cache(maxsize=2048)
+def _turned_line(
+    line: str, size: int, colour: Colour, angle: int, rtl: bool
+) -> tuple[pygame.Surface, int]:
+    img, above = _line(line, size, colour, rtl)
+    return (pygame.transform.rotate(img, angle) if angle else img), above
 
 
 def draw(surface: pygame.Surface, item: Text) -> None:
@@ -254,13 +290,16 @@ def draw(surface: pygame.Surface, item: Text) -> None:
     lh = line_height(item.size)
     top = (height - lh * len(item.lines)) // 2
     for i, line in enumerate(item.lines):
-        img = _line_image(line, item.size, item.colour, item.angle)
-        line_w = img.get_height() if item.angle in (90, 270) else img.get_width()
+        img, above = _turned_line(line, item.size, item.colour, item.angle, item.rtl)
+        line_w, img_h = img.get_size()
+        if item.angle in (90, 270):
+            line_w, img_h = img_h, line_w
         if item.align == "left":
             x = 0
         elif item.align == "right":
             x = width - line_w
         else:
             x = (width - line_w) // 2
-        sx, sy, _, _ = to_screen(item.box, item.angle, (x, top + i * lh, line_w, lh))
+        y = top + i * lh - above
+        sx, sy, _, _ = to_screen(item.box, item.angle, (x, y, line_w, img_h))
         surface.blit(img, (sx, sy))

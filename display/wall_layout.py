@@ -13,7 +13,8 @@ moment runs along the bottom at every table size. Pure: (view, size) -> boxes an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from display import text, theme
@@ -75,12 +76,27 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
+def _place(n: int, lang: str) -> str:
+    """A standing as the wall writes it: "1st" in English, the number in the wall's own
+    digits otherwise."""
+    return _ordinal(n) if lang == "en" else text.numerals(n, lang)
+
+
 def _names(view: View) -> list[str]:
-    return [str(s["name"]) for s in view["seats"]]
+    """The names as the wall's sentences take them, closed in the wall's direction."""
+    lang = _language(view)
+    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
 
 
 def _language(view: View) -> str:
+    """The wall's language: its own, or the table's."""
     return str(view.get("wall_language") or view.get("language") or "en")
+
+
+def _fitters(view: View) -> tuple[Any, Any]:
+    """`text.fit` and `text.fit_column` writing in the wall's language."""
+    lang = _language(view)
+    return partial(text.fit, lang=lang), partial(text.fit_column, lang=lang)
 
 
 def _say(view: View, message_id: str, **args: Any) -> str:
@@ -89,6 +105,7 @@ def _say(view: View, message_id: str, **args: Any) -> str:
 
 
 def _title(view: View, rect: Rect, texts: list[Text]) -> None:
+    fit, _ = _fitters(view)
     x, y, w, h = rect
     pad = h // 8
     phase = view["phase"]
@@ -107,17 +124,17 @@ def _title(view: View, rect: Rect, texts: list[Text]) -> None:
         left = _say(view, "screen.round_of", round=rnd, rounds=view.get("rounds", 0))
     wide = phase in ("game_over", "round_over")
     left_w = w * (9 if wide else 4) // 10 - 2 * pad
-    texts.append(text.fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
+    texts.append(fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left"))
     engine = view.get("engine")
     if engine and not wide:
-        texts.append(text.fit(_say(view, "screen.engine", tile=engine),
+        texts.append(fit(_say(view, "screen.engine", tile=engine),
                               (x + w * 4 // 10, y + pad, w * 25 // 100,
                               h - 2 * pad), max_size=120, min_size=MIN_TEXT,
                               colour=theme.INK_DIM))
     turn = view.get("turn")
     if turn is not None and phase == "play":
-        texts.append(text.fit(_say(view, "screen.turn", seat=turn), (x + w * 65 // 100, y + pad,
+        texts.append(fit(_say(view, "screen.turn", seat=turn), (x + w * 65 // 100, y + pad,
                               w * 35 // 100 - pad, h - 2 * pad), max_size=140,
                               min_size=MIN_TEXT, colour=theme.GOLD, align="right"))
 
@@ -152,7 +169,8 @@ def _board(view: View) -> _Board:
     if phase in ("play", "deal") and view.get("round", 0) > len(scores):
         current = [""] * len(seats)
     elif phase == "round_over" and revealed is not None:
-        current = ["…" if r is None else str(r) for r in revealed]
+        lang = _language(view)
+        current = ["…" if r is None else text.numerals(r, lang) for r in revealed]
     if current is not None:
         engines.append(view.get("engine"))
     order = list(view.get("ranking") or []) if phase == "game_over" else []
@@ -164,6 +182,8 @@ def _board(view: View) -> _Board:
 
 def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace],
                 texts: list[Text], keys: list[Text]) -> None:
+    fit, fit_column = _fitters(view)
+    lang = _language(view)
     x, y, w, h = rect
     seats = view["seats"]
     board = _board(view)
@@ -199,7 +219,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     head = (head_h - 2 * pad)
 
     def heading(label: str, hx: int, hw: int, align: str = "center") -> None:
-        texts.append(text.fit(label, (hx + pad, y + pad, hw - 2 * pad, head), max_size=70,
+        texts.append(fit(label, (hx + pad, y + pad, hw - 2 * pad, head), max_size=70,
                               min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
 
     heading(_say(view, "screen.player"), x, name_w, "left")
@@ -208,7 +228,8 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         if r == len(scores):
             cells.append(Cell((cx, y, round_w, h), "current"))
         label_h = head * 2 // 5
-        texts.append(text.fit(str(r + 1), (cx + 1, y + pad, round_w - 2, label_h), max_size=48,
+        texts.append(fit(text.numerals(r + 1, lang), (cx + 1, y + pad, round_w - 2, label_h),
+                         max_size=48,
                               min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
         engine = board.engines[r] if r < len(board.engines) else None
         if engine:
@@ -250,7 +271,8 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             low = value == min(scores[r])
             if low:
                 cells.append(Cell((cx + 2, ry + 2, round_w - 4, row_h - 4), "winner"))
-            put("score", str(value), (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
+            put("score", text.numerals(value, lang),
+                (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
                 theme.DARK_INK if low or lit else theme.INK)
         if board.current is not None:
             cx = x + name_w + len(scores) * round_w
@@ -265,23 +287,25 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
                 cells.append(Cell((tiles_x + 2, ry + 2, tiles_w - 4, row_h - 4), "one_tile"))
                 put("alarm", _say(view, "screen.one_tile"), box, theme.INK)
             else:
-                put("tiles", str(seat.get("hand", 0)), box, ink)
-        put("total", str(totals[i]), (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
-        put("place", _ordinal(places[i]), (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
+                put("tiles", text.numerals(seat.get("hand", 0), lang), box, ink)
+        put("total", text.numerals(totals[i], lang),
+            (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
+        put("place", _place(places[i], lang),
+            (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
             theme.GOLD if places[i] == 1 and not lit else ink)
     # Each name as large as it fits: one long name does not shrink the others.
-    cap = max(MIN_TEXT, text.fit_column(columns["total"], max_size=130, min_size=MIN_TEXT,
+    cap = max(MIN_TEXT, fit_column(columns["total"], max_size=130, min_size=MIN_TEXT,
                                         colours=colours["total"])[0].size * 4 // 5)
-    texts += [text.fit(name, box, max_size=cap, min_size=MIN_TEXT, colour=colour, align="left")
+    texts += [fit(name, box, max_size=cap, min_size=MIN_TEXT, colour=colour, align="left")
               for (name, box), colour in zip(columns["name"], colours["name"], strict=True)]
-    texts += text.fit_column(columns["score"], max_size=90, min_size=MIN_TEXT - 4,
+    texts += fit_column(columns["score"], max_size=90, min_size=MIN_TEXT - 4,
                              colours=colours["score"])
-    texts += text.fit_column(columns["tiles"], max_size=110, min_size=MIN_TEXT,
+    texts += fit_column(columns["tiles"], max_size=110, min_size=MIN_TEXT,
                              colours=colours["tiles"])
-    texts += text.fit_column(columns["alarm"], max_size=90, min_size=MIN_TEXT - 4,
+    texts += fit_column(columns["alarm"], max_size=90, min_size=MIN_TEXT - 4,
                              colours=colours["alarm"])
     for column in ("total", "place"):
-        fitted = text.fit_column(columns[column], max_size=130, min_size=MIN_TEXT,
+        fitted = fit_column(columns[column], max_size=130, min_size=MIN_TEXT,
                                  colours=colours[column])
         texts += fitted
         keys += fitted
@@ -289,13 +313,15 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
 
 def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Chart:
     """Every player's running total after each round, a line in the seat's colour."""
+    fit, _ = _fitters(view)
+    lang = _language(view)
     x, y, w, h = rect
     cells.append(Cell(rect, "chart"))
     seats = view["seats"]
     scores: list[list[int]] = view.get("scores") or []
     pad = max(4, min(w, h) // 30)
     label_h = max(MIN_TEXT + 4, h // 14)
-    texts.append(text.fit(_say(view, "screen.running_totals"),
+    texts.append(fit(_say(view, "screen.running_totals"),
                           (x + pad, y + pad, w - 2 * pad, label_h),
                           max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left"))
     running = [[0] * len(seats)]
@@ -314,7 +340,8 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Char
     for value in range(0, top + 1, step):
         gy = py + ph - round(ph * value / top)
         grid.append(((px, gy), (px + pw, gy)))
-        texts.append(text.fit(str(value), (x + pad // 2, gy - label_h // 2, axis_w - pad // 2,
+        texts.append(fit(text.numerals(value, lang),
+                         (x + pad // 2, gy - label_h // 2, axis_w - pad // 2,
                               label_h), max_size=48, min_size=MIN_TEXT - 4,
                               colour=theme.INK_DIM, align="right"))
     rounds = len(running) - 1
@@ -325,7 +352,8 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Char
     for r in range(1, rounds + 1, every):
         rx = px + round(pw * r / max(1, rounds))
         half = min(slot * every // 2, rx - px, x + w - rx)
-        texts.append(text.fit(str(r), (rx - half, py + ph + label_h // 2 + pad // 2, 2 * half,
+        texts.append(fit(text.numerals(r, lang),
+                         (rx - half, py + ph + label_h // 2 + pad // 2, 2 * half,
                                        label_h),
                               max_size=label_size, min_size=MIN_TEXT - 4,
                               colour=theme.INK_DIM))
@@ -347,12 +375,17 @@ def _nice_step(top: int) -> int:
 
 
 def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
+    fit, _ = _fitters(view)
+    lang = _language(view)
     x, y, w, h = rect
-    joined = [s["name"] for s in view["seats"] if s.get("joined", True)]
-    texts.append(text.fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
+    # Each name closed against the wall's direction: a list of Latin names on an Arabic
+    # wall then runs right to left like the wall, not as one left-to-right phrase.
+    joined = [text.isolated(str(s["name"]), lang) for s in view["seats"]
+              if s.get("joined", True)]
+    texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
-    texts.append(text.fit("  ·  ".join(joined) or _say(view, "screen.nobody_yet"),
+    texts.append(fit("  ·  ".join(joined) or _say(view, "screen.nobody_yet"),
                           (x, y + h // 4, w, h // 2),
                           max_size=110, min_size=MIN_TEXT, colour=theme.INK, max_lines=4))
 
@@ -365,6 +398,8 @@ def prompt_text(view: View) -> str | None:
 
 def layout(view: View, size: tuple[int, int]) -> WallLayout:
     """Every box and text of the wall screen for `view` at `size` (pure)."""
+    fit, _ = _fitters(view)
+    lang = _language(view)
     width, height = size
     m = max(4, min(width, height) // 120)
     seats = len(view["seats"])
@@ -383,7 +418,7 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
         floor = max(MIN_TEXT, height // MIN_PROMPT_SHARE)
         foot_h = max(text.line_height(floor) + 2, height // (16 if seats <= 10 else 20))
         body = (body[0], body[1], body[2], body[3] - foot_h - m)
-        prompt_item = text.fit(prompt, (m, height - m - foot_h, width - 2 * m, foot_h),
+        prompt_item = fit(prompt, (m, height - m - foot_h, width - 2 * m, foot_h),
                                max_size=80, min_size=floor, colour=theme.INK_DIM)
         texts.append(prompt_item)
     chart = None
@@ -405,5 +440,39 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
                 board = (bx, by, bw, bh - chart_h - m)
                 chart = _chart(view, (bx, by + bh - chart_h, bw, chart_h), cells, texts)
         _scoreboard(view, board, cells, tiles, texts, keys)
-    return WallLayout(size, tuple(cells), tuple(tiles), tuple(texts), tuple(keys), chart,
+    wall = WallLayout(size, tuple(cells), tuple(tiles), tuple(texts), tuple(keys), chart,
                       prompt_item)
+    return _mirrored(wall) if text.reads_rtl(lang) else wall
+
+
+def _mirrored(wall: WallLayout) -> WallLayout:
+    """The wall for a right-to-left reader: every box mirrored left to right, so the
+    names stand at the right and the rounds run leftwards, the chart's too (the texts
+    were already fitted and aligned for that reader; the tiles are doubles, the same
+    either way round)."""
+    width = wall.size[0]
+
+    def flip(rect: Rect) -> Rect:
+        x, y, w, h = rect
+        return (width - x - w, y, w, h)
+
+    def point(p: Point) -> Point:
+        return (width - p[0], p[1])
+
+    chart = wall.chart
+    if chart is not None:
+        chart = Chart(flip(chart.rect), flip(chart.plot),
+                      tuple((point(a), point(b)) for a, b in chart.grid),
+                      tuple(replace(s, points=tuple(point(p) for p in s.points))
+                            for s in chart.series), chart.line_width)
+    prompt = wall.prompt
+    flipped = {id(t): replace(t, box=flip(t.box)) for t in wall.texts}
+    return WallLayout(
+        wall.size,
+        tuple(replace(c, rect=flip(c.rect)) for c in wall.cells),
+        tuple(replace(t, rect=flip(t.rect), a_first=not t.a_first) for t in wall.tiles),
+        tuple(flipped[id(t)] for t in wall.texts),
+        tuple(flipped.get(id(t), replace(t, box=flip(t.box))) for t in wall.key_numbers),
+        chart,
+        None if prompt is None else flipped.get(id(prompt), replace(prompt, box=flip(prompt.box))),
+    )

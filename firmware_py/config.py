@@ -29,6 +29,8 @@ PIN_RANGE = range(2, 28)
 SEAT_RANGE = range(2, 15)
 HAND_MODES = ("open", "tracked")
 MEXICAN = "mexican"
+# An RDM6300 sends a lying card about every 65 ms: two of its frames may go missing.
+RDM6300_REMOVAL_MS = 200
 # Every `loop://` port is a private loopback, so several readers may name one.
 SHAREABLE_URL_PREFIXES = ("loop://",)
 # A Unix socket's path must fit `sun_path` with its terminating NUL (unix(7): 108 bytes
@@ -59,6 +61,10 @@ class ReaderConfig:
     url: str
     protocol: str
     removal_ms: int = 300
+    # The table reads the train markers lying on this pad (a protocol that reads two
+    # tags at once); otherwise it only reminds players of their markers at the changes.
+    markers: bool = False
+    uid_bytes: tuple[int, ...] | None = None  # a line reader's UID sizes; None: its default
 
 
 @dataclass(frozen=True)
@@ -330,7 +336,8 @@ class _Parser:
         schemes = _url_schemes()
         for i, reader in enumerate(value):
             key = f"readers[{i}]"
-            self.unknown(reader, ("pad", "url", "protocol", "removal_ms"), key)
+            self.unknown(reader, ("pad", "url", "protocol", "removal_ms", "markers",
+                                  "uid_bytes"), key)
             for required in ("pad", "url", "protocol"):
                 if required not in reader:
                     self.problem(f"{key}.{required}", "missing")
@@ -360,14 +367,48 @@ class _Parser:
                                            f"{_show(url)} (also {other}{same})")
             if url:
                 by_port.setdefault(port, (key, url))
+            protocol = self.choice(reader, "protocol", f"{key}.protocol", "", protocols)
+            # An RDM6300 repeats a lying card every 65 ms: a shorter silence is no removal.
+            shortest = RDM6300_REMOVAL_MS if protocol == "rdm6300" else 50
             readers.append(ReaderConfig(
                 pad=pad,
                 url=url,
-                protocol=self.choice(reader, "protocol", f"{key}.protocol", "", protocols),
-                removal_ms=self.int_in(reader, "removal_ms", f"{key}.removal_ms", 300, 50,
-                                       5000, "milliseconds"),
+                protocol=protocol,
+                removal_ms=self.int_in(reader, "removal_ms", f"{key}.removal_ms", 300,
+                                       shortest, 5000, "milliseconds"),
+                markers=self.markers(reader, key, protocol),
+                uid_bytes=self.uid_bytes(reader, key, protocol),
             ))
         return tuple(readers)
+
+    def markers(self, reader: Mapping[str, Any], key: str, protocol: str) -> bool:
+        from hardware.rfid import READS_SEVERAL
+
+        markers = self.boolean(reader, "markers", f"{key}.markers", False)
+        if markers and protocol and protocol not in READS_SEVERAL:
+            self.problem(
+                f"{key}.markers",
+                f'a "{protocol}" reader reads one tag at a time (no anti-collision): a '
+                "marker lying on this pad would hide or garble every tile tapped on it. "
+                f"Sense markers only with {' or '.join(READS_SEVERAL)} pads (see "
+                "hardware/WIRING.md, Markers and tiles on one pad), or set markers = false")
+        return markers
+
+    def uid_bytes(self, reader: Mapping[str, Any], key: str,
+                  protocol: str) -> tuple[int, ...] | None:
+        from hardware.rfid import LINE_UID_SIZES
+
+        if "uid_bytes" not in reader:
+            return None
+        sizes = ", ".join(map(str, LINE_UID_SIZES))
+        value = self.get(reader, "uid_bytes", f"{key}.uid_bytes", None,
+                         lambda v: isinstance(v, list) and len(v) > 0
+                         and all(_is_int(n) and n in LINE_UID_SIZES for n in v),
+                         f"a list of UID sizes in bytes among {sizes}")
+        if value is not None and protocol and protocol != "lines":
+            self.problem(f"{key}.uid_bytes", f'only for a "lines" reader (the "{protocol}" '
+                                             "protocol knows its UID sizes)")
+        return None if value is None else tuple(sorted(set(value)))
 
     def rules(self, value: object, seat_count: int) -> tuple[str | dict[str, object],
                                                              tuple[str, ...]]:
@@ -474,7 +515,8 @@ def _show(value: object) -> str:
 def summary(config: Config) -> str:
     """A few lines an installer can check the file against."""
     names = ", ".join(s.name for s in config.seats)
-    pads = ", ".join(f"{r.pad}={r.protocol}" for r in config.readers) or "none"
+    pads = ", ".join(f"{r.pad}={r.protocol}" + (" (markers)" if r.markers else "")
+                     for r in config.readers) or "none"
     return "\n".join([
         f"{len(config.seats)} seats: {names}",
         f"readers: {pads}",
@@ -530,6 +572,6 @@ def name_warnings(config: Config) -> list[str]:
             out.append(
                 f'seat {seat.seat}\'s name "{seat.name}" has letters the screens cannot show '
                 f"({' '.join(missing)}): they would appear as boxes (the screens' fonts "
-                "cover the Latin, Greek, Cyrillic and Arabic alphabets)"
+                "cover the Latin, Greek, Cyrillic, Arabic and Telugu scripts)"
             )
     return out

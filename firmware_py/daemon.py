@@ -345,7 +345,7 @@ class Service:
         opened.callback(_close_quietly, buttons)
         for reader in config.readers:
             adapter = open_reader(reader.pad, reader.url, reader.protocol, self.events,
-                                  removal_ms=reader.removal_ms)
+                                  removal_ms=reader.removal_ms, uid_bytes=reader.uid_bytes)
             opened.callback(_close_quietly, adapter)
             self._readers.append(adapter)
 

@@ -342,12 +342,12 @@ def replay(record: Record, keep_states: bool = False) -> Replay:
         result.state = state
         if keep_states:
             result.states.append(state)
-        ended_by_draw: int | None = None
+        ended_turn: int | None = None
         for j, move in enumerate(rnd.moves):
-            if type(move) is Pass and move.seat == ended_by_draw:
-                # "Drew, passed": the draw already ended the turn; the PASS written after
+            if type(move) is Pass and move.seat == ended_turn:
+                # "Drew, passed": the rules already ended the turn; the PASS written after
                 # it, as people write a game down, changes nothing (DESIGN.md).
-                ended_by_draw = None
+                ended_turn = None
                 if keep_states:
                     result.states.append(state)
                 continue
@@ -360,17 +360,27 @@ def replay(record: Record, keep_states: bool = False) -> Replay:
                 return result
             except RulesError as e:
                 raise _fail(f"{where}.moves[{j}]", str(e)) from None
-            ended_by_draw = _turn_ended_by_draw(state, move, after)
+            ended_turn = _turn_ended_by_rules(state, move, after)
             state = result.state = after
             if keep_states:
                 result.states.append(state)
     return result
 
 
-def _turn_ended_by_draw(before: State, move: Action, after: State) -> int | None:
-    """The seat whose draw ended its turn by itself (known hands, or a named draw: the tile
-    cannot be played), else None."""
-    if not isinstance(move, Draw) or not before.engine_laid:
+def _turn_ended_by_rules(before: State, move: Action, after: State) -> int | None:
+    """The seat whose turn the rules ended by themselves where a record may still write
+    its PASS: a draw that cannot be played (known hands, or a named draw), or the last
+    tile of a `train` first turn's line, which ends with PASS when the seat has tiles
+    left (DESIGN.md, "drew, passed"); else None."""
+    if isinstance(move, Draw):
+        if not before.engine_laid:
+            return None
+    elif not (
+        isinstance(move, Play)
+        and after.hand_counts[move.seat] == 0
+        and before.options.first_turn == "train"
+        and not before.first_turn_done[move.seat]
+    ):
         return None
     ended = after.phase != "play" or after.turn != move.seat or after._turn_no != before._turn_no
     return move.seat if ended else None

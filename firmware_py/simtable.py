@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -344,6 +344,8 @@ def simulate(
             [r.pad for r in config.readers],
             service.events,
             registry=service.registry,
+            # The simulated pads speak one protocol: the configuration's first reader's.
+            protocol=config.readers[0].protocol if config.readers else "rdm6300",
             set_size=_largest_set(config),
             removal_ms=removal_ms,
             draw_hold_s=hold_s[0],
@@ -360,6 +362,7 @@ def simulate(
             pace=pace,
             # Past the reader's removal time, with room for a busy machine.
             retap_s=removal_ms / 1000 + 0.25,
+            marker_pads={r.pad for r in config.readers if r.markers},
             say=say,
         )
 
@@ -432,9 +435,13 @@ class Driver:
         *,
         pace: float = 0.0,
         retap_s: float = 0.0,
+        marker_pads: Collection[str] | None = None,
         say: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.table = table
+        # Players lay their marker on their pad only where it is read (None: every pad):
+        # on a pad reading one tag at a time it would hide the tiles tapped there.
+        self.marker_pads = marker_pads
         self.hardware = hardware
         self.bots = bots
         self.rng = rng
@@ -665,6 +672,8 @@ class Driver:
         if m is None or m.stage != "play":
             return
         for e, seat in enumerate(game.seats):
+            if self.marker_pads is not None and str(seat) not in self.marker_pads:
+                continue
             is_open = m.state.trains[e].open
             if is_open and seat not in self.markers_out:
                 self.hardware.place(str(seat), f"marker:{seat}")

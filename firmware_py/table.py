@@ -109,6 +109,9 @@ class Table:
         self._joined: list[int] = []  # table seats in the order they joined
         self._held: set[tuple[int, Button]] = set()
         self._markers: dict[str, set[str]] = {r.pad: set() for r in config.readers}
+        # Only these pads' readers can read a marker beside a tile: on the others a
+        # marker that is not read says nothing about where it lies.
+        self._senses_markers = {r.pad for r in config.readers if r.markers}
         self._readers: dict[str, tuple[bool, str | None]] = {
             r.pad: (False, "starting") for r in config.readers
         }
@@ -690,12 +693,15 @@ class Table:
     def _marker_sensed(self, seat: int) -> bool | None:
         pad = str(seat)
         online, _ = self._readers.get(pad, (False, None))
-        return str(seat) in self._markers.get(pad, set()) if online else None
+        if not online or pad not in self._senses_markers:
+            return None
+        return str(seat) in self._markers.get(pad, set())
 
     def _marker_astray(self, seat: int) -> str | None:
         """The pad of another train where a seat's marker lies, if one senses it."""
         for pad, markers in self._markers.items():
-            if pad != str(seat) and str(seat) in markers and self._readers.get(pad, (False,))[0]:
+            if (pad != str(seat) and str(seat) in markers and pad in self._senses_markers
+                    and self._readers.get(pad, (False,))[0]):
                 return pad
         return None
 

@@ -2,12 +2,14 @@
 
 Each button is a `DigitalInputDevice` with the pull-up on, built with the pin factory
 passed in, so no global pin factory is set and tests leave nothing behind. Debounce is
-done here rather than by the pin library, so it behaves the same with every pin factory
-(`MockPin` ignores a bounce time, RPi.GPIO's is known to drop releases): the first edge
-is reported at once, the contact is then ignored for `bounce_ms`, and at the end of
-that window its settled level is read again so a release lost inside the window is
-reported late rather than never. A button kept down for its hold time gives one
-`ButtonHeld` (holding PASS is undo).
+done here rather than by the pin library, so it behaves the same with every pin factory:
+gpiozero's `bounce_time` does nothing on `MockPin` ("XXX Need to implement this" in
+gpiozero/pins/mock.py), and on RPi.GPIO it drops the edges that follow the first one, so
+a glitch of microseconds on a long cable is a whole press. Here, as lgpio's own debounce
+(`gpio_set_debounce_micros`, used by gpiozero/pins/lgpio.py) does, a change counts only
+once the contact has kept its new level for `bounce_ms`: a glitch or a bounce shorter
+than that is nothing, and a press is reported `bounce_ms` after the contact settled. A
+button kept down for its hold time gives one `ButtonHeld` (holding PASS is undo).
 """
 
 from __future__ import annotations
@@ -91,36 +93,52 @@ def _load(name: str) -> Factory:
 
 
 class Debouncer:
-    """Edges of one contact in, reported changes out; `clock` is injectable for tests."""
+    """Edges of one contact in, the changes to report out; `clock` is injectable for tests.
+
+    A level counts once it has lasted `bounce_s`. That is known when the window ends
+    (`settle`, from a timer) or, if the timer runs late, at the next edge, which ends
+    the level and so shows how long it lasted: a busy machine reports a press late, but
+    never loses one nor makes one of a glitch. With a zero window every edge is a change.
+    """
 
     def __init__(self, bounce_s: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.bounce_s = bounce_s
         self.clock = clock
-        self.pressed = False
-        self.unsettled = False  # an edge was ignored: read the level when the window ends
-        self._quiet_until = -math.inf
+        self.pressed = False  # the reported state
+        self._level = False  # the contact's level since its last edge
+        self._since = -math.inf  # when that edge came
 
-    def edge(self, pressed: bool) -> bool:
-        """A raw edge; True when it is a change to report."""
-        if pressed == self.pressed:
-            return False
-        if self.clock() < self._quiet_until:
-            self.unsettled = True
-            return False
-        return self._change(pressed)
+    def edge(self, pressed: bool) -> list[bool]:
+        """A raw edge to the level `pressed`; returns the changes to report now."""
+        if pressed == self._level:
+            return []
+        now = self.clock()
+        changes = self._settled(now)
+        self._level, self._since = pressed, now
+        if self.bounce_s <= 0:
+            changes += self._settled(now)
+        return changes
+
+    @property
+    def unsettled(self) -> bool:
+        """The contact's level differs from the reported state: a window is running."""
+        return self._level != self.pressed
 
     def quiet_left(self) -> float:
-        return max(0.0, self._quiet_until - self.clock())
+        return max(0.0, self._since + self.bounce_s - self.clock())
 
-    def settle(self, pressed: bool) -> bool:
-        """The contact's level once the window is over; True when it is a change to report."""
-        self.unsettled = False
-        return pressed != self.pressed and self._change(pressed)
+    def settle(self, pressed: bool) -> list[bool]:
+        """The contact's level when its window should have ended; returns the changes to
+        report. A level that differs from the last edge's is an edge that was missed."""
+        if pressed != self._level:
+            return self.edge(pressed)
+        return self._settled(self.clock())
 
-    def _change(self, pressed: bool) -> bool:
-        self.pressed = pressed
-        self._quiet_until = self.clock() + self.bounce_s
-        return True
+    def _settled(self, now: float) -> list[bool]:
+        if self._level != self.pressed and now - self._since >= self.bounce_s:
+            self.pressed = self._level
+            return [self.pressed]
+        return []
 
 
 @dataclass(eq=False)
@@ -193,17 +211,24 @@ class SeatButtons:
         with self._lock:
             if self._closed:
                 return
-            if contact.debouncer.edge(pressed):
-                self._report(contact, pressed)
-            elif contact.debouncer.unsettled and contact.settle_timer is None:
-                contact.settle_timer = self._timer(contact.debouncer.quiet_left(),
-                                                   self._settle, contact)
+            for change in contact.debouncer.edge(pressed):
+                self._report(contact, change)
+            self._watch(contact)
+
+    def _watch(self, contact: _Contact) -> None:
+        """Have the window of an unsettled contact looked at when it ends (lock held)."""
+        if contact.debouncer.unsettled and contact.settle_timer is None:
+            contact.settle_timer = self._timer(contact.debouncer.quiet_left(),
+                                               self._settle, contact)
 
     def _settle(self, contact: _Contact) -> None:
         with self._lock:
             contact.settle_timer = None
-            if not self._closed and contact.debouncer.settle(bool(contact.device.value)):
-                self._report(contact, contact.debouncer.pressed)
+            if self._closed:
+                return
+            for change in contact.debouncer.settle(bool(contact.device.value)):
+                self._report(contact, change)
+            self._watch(contact)  # an edge came meanwhile: its window is still running
 
     def _report(self, contact: _Contact, pressed: bool) -> None:
         seat, button = contact.seat, contact.button

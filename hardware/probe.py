@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
 from hardware.rfid import PROTOCOLS, open_reader
+from hardware.rfid.keyboard import is_input_device
 from hardware.tags import TagError, TagRegistry
 
 PAD = "probe"
@@ -176,6 +177,8 @@ def identify(url: str, expected: str, seconds: float) -> tuple[str | None, list[
     """Which protocol the reader at `url` speaks, trying `expected` first: the first that
     it proves (see `Heard.spoke`), or None, with what each try heard."""
     order: Sequence[str] = [expected, *(p for p in PROTOCOLS if p != expected)]
+    # A keyboard reader is an input device, every other reader a serial port.
+    order = [p for p in order if (p == "keyboard") == is_input_device(url)]
     tries: list[Heard] = []
     for protocol in order:
         if protocol != "pn532" and any(t.protocol != "pn532" and not t.bad_frames

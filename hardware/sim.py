@@ -21,7 +21,7 @@ from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyp
 from hardware import HardwareError
 from hardware.buttons import SeatButtons
 from hardware.events import Button
-from hardware.rfid import PROTOCOLS, Reader, UnknownProtocol, open_reader
+from hardware.rfid import Reader, UnknownProtocol, open_reader
 from hardware.rfid.fake import UID_BYTES, FakeReader, PtyCable, fake_reader
 from hardware.sink import EventQueue
 from hardware.tags import KINDS, Binding, TagRegistry, checked_uid, set_plan
@@ -43,9 +43,9 @@ class SimulatedTable:
                  pin_factory: Factory | Callable[[], Factory] = MockFactory,
                  removal_ms: int = 300, bounce_ms: int = 5, draw_hold_s: float = 2.0,
                  pass_hold_s: float = 1.0, online_timeout_s: float = 5.0) -> None:
-        if protocol not in PROTOCOLS:
-            raise UnknownProtocol(f"unknown reader protocol {protocol!r}: expected one of "
-                                  f"{', '.join(PROTOCOLS)}")
+        if protocol not in UID_BYTES:  # the protocols that have a fake reader
+            raise UnknownProtocol(f"the simulated table has no {protocol!r} readers: expected "
+                                  f"one of {', '.join(UID_BYTES)}")
         if not 0 < seats <= len(SIM_PINS) // 2:
             raise SimError(f"a simulated table has 1 to {len(SIM_PINS) // 2} seats, not {seats}")
         self.seats = seats
@@ -93,12 +93,12 @@ class SimulatedTable:
     # --- buttons ----------------------------------------------------------------------
 
     def press(self, seat: int, button: Button | str) -> None:
-        """Press and release a button, each edge held past the debounce window."""
+        """Press and release a button, each level held past the debounce window."""
         pin = self._pin(seat, button)
         pin.drive_low()
-        time.sleep(self._bounce_s)
+        time.sleep(self._bounce_s + 0.001)
         pin.drive_high()
-        time.sleep(self._bounce_s)
+        time.sleep(self._bounce_s + 0.001)
 
     def hold(self, seat: int, button: Button | str) -> None:
         """Keep a button down until it reports its hold, then let go."""

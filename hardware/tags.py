@@ -158,6 +158,15 @@ class TagRegistry:
         with self._lock:
             row = self._db.execute(
                 "SELECT kind, value FROM tag_bindings WHERE uid = ?", (normal,)).fetchone()
+            if row is None and len(normal) in (8, 10):
+                # One EM4100 card: its number without the version byte, as keyboard
+                # readers give it, and with it, as an RDM6300 sends it.
+                rows = self._db.execute(
+                    "SELECT kind, value FROM tag_bindings WHERE length(uid) = 10 "
+                    "AND substr(uid, 3) = ?" if len(normal) == 8 else
+                    "SELECT kind, value FROM tag_bindings WHERE uid = substr(?, 3)",
+                    (normal,)).fetchall()
+                row = rows[0] if len(rows) == 1 else None
         return None if row is None else Binding(*row)
 
     def uid_of(self, binding: Binding) -> str | None:

@@ -361,6 +361,50 @@ def test_only_the_seat_that_drew_and_only_once_may_write_the_pass():
     assert result.error is not None and result.error["move"] == 5  # it must draw first
 
 
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+def test_a_pass_after_a_first_turn_line_that_went_out_changes_nothing(preset):
+    # A first-turn train ends with PASS; a seat whose line empties its hand has its turn
+    # ended by the rules (classic: the others still take their first turn, 002 "the round
+    # ends when every player has had one turn"; tournament: the round ends, 000 "when any
+    # player plays the last domino in his hand"), and the PASS written after it is no move.
+    moves = [{"seat": 0, "play": "9-5", "on": 0}, {"seat": 0, "play": "5-3", "on": 0},
+             {"seat": 0, "pass": True}]
+    hands = [["9-5", "5-3"], ["9-4", "4-1"]]
+    if preset == "classic":  # seat 0 holds the engine and leads; seat 1 still plays
+        hands[0].append("9-9")
+        moves += [{"seat": 1, "play": "9-4", "on": 1}, {"seat": 1, "pass": True}]
+    record = {"format": "roundhouse/1", "rules": {"preset": preset, "rounds": 1},
+              "players": 2,
+              "rounds": [{"engine": "9-9", "starter": 0, "hands": hands, "boneyard": ["7-7"],
+                          "moves": moves}]}  # fmt: skip
+    written = replay(parse_record(record)).to_json()
+    assert written["error"] is None and written["phase"] == "game_over"
+    assert written["scores"] == ([[0, 5]] if preset == "classic" else [[0, 18]])
+    left_out = json.loads(json.dumps(record))
+    del left_out["rounds"][0]["moves"][2]
+    assert replay(parse_record(left_out)).to_json() == written
+    # Only once, and only by that seat.
+    twice = json.loads(json.dumps(record))
+    twice["rounds"][0]["moves"].insert(3, {"seat": 0, "pass": True})
+    assert replay(parse_record(twice)).error is not None
+    other = json.loads(json.dumps(record))
+    other["rounds"][0]["moves"][2] = {"seat": 1, "pass": True}  # its own move, refused
+    assert replay(parse_record(other)).error["move"] == 2
+
+
+def test_a_pass_after_going_out_on_a_plain_turn_is_refused():
+    # Only a first-turn train ends with PASS: a single first turn that goes out ends the
+    # round, and a PASS written after it is a move in a round that is over.
+    record = {"format": "roundhouse/1", "rules": {"preset": "hub", "set": 9, "rounds": 1},
+              "players": 2,
+              "rounds": [{"engine": "9-9", "starter": 0, "hands": [["9-5"], ["9-4", "4-1"]],
+                          "boneyard": ["7-7"],
+                          "moves": [{"seat": 0, "play": "9-5", "on": 0},
+                                    {"seat": 0, "pass": True}]}]}  # fmt: skip
+    result = replay(parse_record(record))
+    assert result.error is not None and result.error["move"] == 1
+
+
 def test_a_pass_after_an_unseen_draw_is_the_pass_that_ends_the_turn():
     # Open hands: the table did not see the tile, so the seat's PASS ends its turn.
     record = {"format": "roundhouse/1", "rules": "tournament", "players": 2,

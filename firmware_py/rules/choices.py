@@ -160,7 +160,10 @@ def _free_targets(s: State) -> tuple[list[Target], str]:
     assert seat is not None
     if not s._first[seat]:
         if s._line is not None:
-            return _ends(s, s._line), "line"
+            ends = _ends(s, s._line)
+            if s._trains[s._line].branches:  # only the ends the line's last tile left
+                ends = [t for t in ends if t[3] in s._line_ends]
+            return ends, "line"
         if not s.options.first_turn_elsewhere:
             return _ends(s, seat), "first"
     out: list[Target] = []

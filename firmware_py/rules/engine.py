@@ -113,7 +113,11 @@ def _refuse_target(
         return IllegalMove(
             say_.SATISFY_FIRST_ON, seat=seat, tile=p.tile, train=train_id(s, p.train)
         )
-    if why == "line" and index != s._line:
+    # (Another train, or a branch of its own that the line did not reach: a line goes on
+    # from its last tile only.)
+    if why == "line" and (
+        index != s._line or (branch is not None and branch < len(s._trains[index].ends()))
+    ):
         return IllegalMove(say_.FIRST_TURN_LINE, seat=seat, train=train_id(s, s._line or 0))
     if why == "first" and index != seat:
         return IllegalMove(say_.FIRST_TURN_OWN, seat=seat)
@@ -190,8 +194,12 @@ def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
     owe = n._owe = double and not train_first
     n._draws = 0
     n._drawn = None
-    if train_first and s._line is None and why != "double":
-        n._line = index
+    if train_first and why != "double":
+        if s._line is None:
+            n._line = index
+        # The line goes on from its last tile; a chicken-foot double grows three ends and
+        # the line takes one of them (RULES.md 3, `first_turn`: "one connected line").
+        n._line_ends = tuple((*path, k) for k in range(3)) if double and o.chicken_foot else (path,)
     if not left:
         if owe and not o.last_double_ends_round:
             return n  # still owes its double: it draws, or passes with nothing left

@@ -65,6 +65,7 @@ def reset_turn(s: State) -> None:
     s._draws = 0
     s._drawn = None
     s._line = None
+    s._line_ends = ()
     s._counted = None
     s._tg = None
     s._plays = None

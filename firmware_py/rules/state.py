@@ -41,6 +41,7 @@ class State:
         "_lacks",
         "_laid",
         "_line",
+        "_line_ends",
         "_masks",
         "_named",
         "_out",
@@ -112,6 +113,7 @@ class State:
     _draws: int  # draws since the last tile laid this turn
     _drawn: Tile | None  # the tile just drawn, when known
     _line: int | None  # first-turn train: the train being built
+    _line_ends: tuple[Path, ...]  # ...and the ends its last tile left open (paths)
     # Worked out on first use, shared by the legal views of this state and `apply`. Only
     # plain values: a view refers to its state, and a cycle would leave every state to the
     # garbage collector instead of freeing it when the last reference goes.
@@ -203,6 +205,7 @@ def clone(s: State) -> State:
     n._lacks = s._lacks
     n._laid = s._laid
     n._line = s._line
+    n._line_ends = s._line_ends
     n._masks = s._masks
     n._named = s._named
     n._out = s._out

@@ -1,31 +1,40 @@
-"""Serial RFID readers: one thread per pad turning a reader's bytes into tag events.
+"""RFID readers: one thread per pad turning a reader's bytes into tag events.
 
 `open_reader` starts a reader; the protocols are RDM6300 (125 kHz, 9600 baud), PN532
-over HSU (13.56 MHz, up to two tags per pad) and line readers (a hex UID per line).
+over HSU (13.56 MHz, up to two tags per pad), line readers (a hex UID per line) and
+keyboard readers (USB desktop readers typing a number, read through evdev).
 """
 
 from __future__ import annotations
 
 from hardware import HardwareError
-from hardware.rfid.lines import Lines
+from hardware.rfid.keyboard import Keyboard, KeyboardPort
+from hardware.rfid.lines import LINE_UID_SIZES, Lines
 from hardware.rfid.pn532 import Pn532
 from hardware.rfid.protocol import Driver
 from hardware.rfid.rdm6300 import Rdm6300
 from hardware.rfid.reader import Reader
 from hardware.sink import EventQueue
 
-PROTOCOLS = ("rdm6300", "pn532", "lines")
+PROTOCOLS = ("rdm6300", "pn532", "lines", "keyboard")
+# The protocols whose readers can read two tags lying on one pad (a train marker and a
+# tile): the PN532's anti-collision (MaxTg=2), and a line hub that says each tag's
+# coming and going itself. An RDM6300's EM4100 tags answer all at once and garble.
+READS_SEVERAL = ("pn532", "lines")
 
 
 class UnknownProtocol(HardwareError):
     """A reader protocol this package does not speak."""
 
 
-def make_driver(protocol: str, removal_s: float) -> Driver:
+def make_driver(protocol: str, removal_s: float,
+                uid_bytes: tuple[int, ...] | None = None) -> Driver:
     if protocol == "rdm6300":
         return Rdm6300()
     if protocol == "lines":
-        return Lines()
+        return Lines() if uid_bytes is None else Lines(uid_bytes)
+    if protocol == "keyboard":
+        return Keyboard()
     if protocol == "pn532":
         # Poll a few times within the removal time so one missed read removes nothing.
         return Pn532(poll_interval=min(0.05, removal_s / 4))
@@ -34,19 +43,27 @@ def make_driver(protocol: str, removal_s: float) -> Driver:
 
 
 def open_reader(pad: str, url: str, protocol: str, queue: EventQueue, *,
-                removal_ms: int = 300) -> Reader:
-    """Start reading the pad `pad` on the serial port `url` (a device, a pty, `socket://`).
+                removal_ms: int = 300, uid_bytes: tuple[int, ...] | None = None) -> Reader:
+    """Start reading the pad `pad` on the serial port `url` (a device, a pty, `socket://`),
+    or for a keyboard reader its input device (`/dev/input/by-id/...-event-kbd`).
 
     Events go to `queue`: `ReaderOnline`/`ReaderOffline` as the port comes and goes,
     `TagPlaced` once per tag that comes, `TagRemoved` after `removal_ms` of silence
-    (or when a line reader says `-UID`). Call `close()` to stop it.
+    (or when a line reader says `-UID`). `uid_bytes` are the UID sizes a line reader
+    sends (others are refused). Call `close()` to stop it.
     """
     if removal_ms <= 0:
         raise ValueError("removal_ms must be positive")
     removal_s = removal_ms / 1000
-    reader = Reader(pad, url, make_driver(protocol, removal_s), queue, removal_s=removal_s)
+    driver = make_driver(protocol, removal_s, uid_bytes)
+    if protocol == "keyboard":
+        reader = Reader(pad, url, driver, queue, removal_s=removal_s,
+                        opener=lambda path, _baud, timeout: KeyboardPort(path, timeout))
+    else:
+        reader = Reader(pad, url, driver, queue, removal_s=removal_s)
     reader.start()
     return reader
 
 
-__all__ = ["PROTOCOLS", "Reader", "UnknownProtocol", "make_driver", "open_reader"]
+__all__ = ["LINE_UID_SIZES", "PROTOCOLS", "READS_SEVERAL", "Reader", "UnknownProtocol",
+           "make_driver", "open_reader"]

@@ -146,10 +146,19 @@ class FakeReader(Protocol):
     def close(self) -> None: ...
 
 
-class FakeRdm6300:
-    """Sends a tag's frame when it comes and every `repeat_s` while it lies."""
+# An RDM6300 sends a lying card's frame again about every 65 ms (its EM4100 card
+# repeats its 64-bit code without end; the module decodes and forwards each).
+RDM6300_REPEAT_S = 0.065
 
-    def __init__(self, cable: PtyCable, repeat_s: float) -> None:
+
+class FakeRdm6300:
+    """Sends a tag's frame when it comes and every `repeat_s` while it lies.
+
+    EM4100 cards have no anti-collision: two in the field answer at once and the module
+    decodes neither, so while two tags lie (a marker and a tile) no frame is sent at all.
+    """
+
+    def __init__(self, cable: PtyCable, repeat_s: float = RDM6300_REPEAT_S) -> None:
         self._cable = cable
         self._repeat_s = repeat_s
         self._present: dict[str, None] = {}
@@ -162,14 +171,20 @@ class FakeRdm6300:
         with self._changed:
             self._present[uid] = None
             self._changed.notify()
-        self._cable.write(rdm6300.encode(uid))
+            alone = len(self._present) == 1
+        if alone:
+            self._cable.write(rdm6300.encode(uid))
 
     def lift(self, uid: str) -> None:
         with self._changed:
             self._present.pop(uid, None)
+            self._changed.notify()
 
     def tap(self, uid: str) -> None:
-        self._cable.write(rdm6300.encode(uid))
+        with self._changed:
+            garbled = bool(self._present.keys() - {uid})
+        if not garbled:
+            self._cable.write(rdm6300.encode(uid))
 
     def close(self) -> None:
         with self._changed:
@@ -181,9 +196,8 @@ class FakeRdm6300:
         with self._changed:
             while not self._closed:
                 self._changed.wait(self._repeat_s if self._present else None)
-                frames = b"".join(rdm6300.encode(uid) for uid in self._present)
-                if frames and not self._closed:
-                    self._cable.write(frames)
+                if len(self._present) == 1 and not self._closed:
+                    self._cable.write(rdm6300.encode(next(iter(self._present))))
 
 
 class FakeLines:
@@ -330,7 +344,13 @@ class FakePn532:
             with self._seen:
                 if not self.answering:
                     continue
-                if self._cable.host_baudrate() not in (None, self.baudrate):
+                speed = self._cable.host_baudrate()
+                if speed is not None and speed == self._new_baudrate:
+                    # The host is at the new speed: its ACK came, or was lost in the pty
+                    # (nfcpy flushes its output, ACK included, before reopening the port
+                    # at the new speed: on a wire the ACK is gone by then, in a pty not).
+                    self.baudrate, self._new_baudrate = speed, None
+                if speed not in (None, self.baudrate):
                     framer.reset()  # bytes at another speed are noise to the UART
                     continue
                 data = self._awake_bytes(data)
@@ -518,10 +538,12 @@ class FakePn532:
             self._answer_poll(max_tg, only)
 
     def _answer_poll(self, max_tg: int, only: str | None) -> None:
+        # The tags answer as the activation begins; meanwhile (the lock is let go while
+        # it takes its time) nothing else may answer this poll.
         uids = self._findable(only)[:max_tg]
+        self._waiting = None
         if uids:
             self._seen.wait(PN532_ACTIVATION_S * len(uids))
-        self._waiting = None
         self._blind = False
         self._selected = uids
         self._registers[CIU_FIFO_DATA] = 0x00 if uids else 0x26
@@ -558,7 +580,7 @@ _PN532_COMMANDS: dict[int, Callable[[FakePn532, bytes], bool]] = {
 
 def fake_reader(protocol: str, cable: PtyCable, removal_s: float) -> FakeReader:
     if protocol == "rdm6300":
-        return FakeRdm6300(cable, repeat_s=removal_s / 3)
+        return FakeRdm6300(cable)
     if protocol == "pn532":
         return FakePn532(cable)
     return FakeLines(cable)

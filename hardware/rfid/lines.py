@@ -3,7 +3,8 @@
 `UID` is a sighting, repeated while the tag lies (or sent once: such readers report
 "removed" after the silence of the removal time). `+UID` and `-UID` say placed and
 removed themselves (a hub that tracks presence). Separators `:` and spaces are allowed
-in a UID; lines that are not a UID are counted as bad frames.
+in a UID; lines that are not a UID, or not of a size the reader sends, are counted as
+bad frames.
 """
 
 from __future__ import annotations
@@ -11,6 +12,13 @@ from __future__ import annotations
 from hardware.rfid.protocol import Arrived, Left, Listener, Reading, Seen, normalise_uid
 
 MAX_LINE = 80  # longer means no newline is coming: drop it and resync on the next one
+# UID sizes in bytes a tag can have: ISO/IEC 14443-3 type A single, double and triple
+# size (4, 7, 10), an EM4100 card (5), ISO/IEC 15693 and FeliCa IDm (8).
+LINE_UID_SIZES = (4, 5, 7, 8, 10)
+# What a line reader is taken to send unless configured otherwise. One lost newline
+# joins two UIDs into one line: 4 + 4 = 8 and 5 + 5 = 10 bytes would be tags nobody
+# laid, so those sizes are accepted only from a reader configured to send them.
+DEFAULT_UID_BYTES = (4, 5, 7)
 
 
 def encode(uid: str, sign: str = "") -> bytes:
@@ -21,8 +29,9 @@ def encode(uid: str, sign: str = "") -> bytes:
 class Lines(Listener):
     baudrate = 9600
 
-    def __init__(self) -> None:
+    def __init__(self, uid_bytes: tuple[int, ...] = DEFAULT_UID_BYTES) -> None:
         super().__init__()
+        self.uid_bytes = frozenset(uid_bytes)
         self._line = bytearray()
         self._overlong = False
 
@@ -48,8 +57,7 @@ class Lines(Listener):
                     readings.append(reading)
         return readings
 
-    @staticmethod
-    def _parse(line: bytes) -> Reading | None:
+    def _parse(self, line: bytes) -> Reading | None:
         try:
             text = line.decode("ascii").strip()
         except UnicodeDecodeError:
@@ -60,4 +68,6 @@ class Lines(Listener):
         elif text[:1] == "-":
             kind, text = Left, text[1:]
         uid = normalise_uid(text)
-        return None if uid is None else kind(uid)
+        if uid is None or len(uid) // 2 not in self.uid_bytes:
+            return None
+        return kind(uid)

@@ -27,7 +27,10 @@ waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
 interval, which shows the chip is still there. A missed acknowledgement or answer is
 asked for again (wake-up included, in case the chip fell asleep) and three in a row mean
 the reader is gone; a chip that needed a wake-up since it last answered has its set-up
-sent again at the next re-arm, in case it restarted and forgot it.
+sent again at the next re-arm, in case it restarted and forgot it. A command answered
+with the error frame is sent again after a pause that doubles each time, and three in a
+row put the reader offline naming the command (`Pn532._refusal`). An answer counts only
+if every length in it adds up (`Framer`, `parse_targets`).
 """
 
 from __future__ import annotations
@@ -68,7 +71,9 @@ MAX_REFUSAL_PAUSE_S = 5.0
 # `repoll_wait`; "none" sends nothing. benchmarks/pn532_lying_tags.py measures them
 # (figures in benchmarks/README.md): the field off keeps lying tags seen as often with
 # the quirk as without it, for one command per poll, and it does not depend on how a
-# released tag answers, since a tag that loses the field forgets any selection.
+# released tag answers, since a tag that loses the field forgets any selection. The
+# next InListPassiveTarget switches the field on again by itself, which nfcpy relies on
+# too (pn53x.py `mute` switches it off between senses).
 AFTER_TAGS: dict[str, tuple[int, bytes] | None] = {
     "field_off": (RF_CONFIGURATION, bytes([0x01, 0x00])),
     "release": (IN_RELEASE, bytes([0x00])),
@@ -79,12 +84,17 @@ AFTER_TAGS_DEFAULT = "field_off"
 
 
 def frame(tfi: int, payload: bytes) -> bytes:
-    """A normal information frame (LEN <= 255)."""
+    """An information frame: a normal one, or an extended one (UM0701-02 6.2.1.2) for
+    more than 255 bytes (Diagnose's line test echoes 263)."""
     data = bytes([tfi]) + payload
+    if len(data) > MAX_DATA:
+        raise ValueError(f"a PN532 frame holds at most {MAX_DATA} bytes")
     if len(data) > 255:
-        raise ValueError("a normal PN532 frame holds at most 255 bytes")
-    return (bytes([0x00, 0x00, 0xFF, len(data), -len(data) & 0xFF]) + data
-            + bytes([-sum(data) & 0xFF, 0x00]))
+        high, low = len(data) >> 8, len(data) & 0xFF
+        head = bytes([0x00, 0x00, 0xFF, 0xFF, 0xFF, high, low, -(high + low) & 0xFF])
+    else:
+        head = bytes([0x00, 0x00, 0xFF, len(data), -len(data) & 0xFF])
+    return head + data + bytes([-sum(data) & 0xFF, 0x00])
 
 
 def command(code: int, params: bytes) -> bytes:
@@ -314,6 +324,7 @@ class Pn532:
             if self._pending is None:
                 continue
             if isinstance(item, Ack):
+                # Not yet taken: a chip acknowledges a frame, then refuses its syntax.
                 self._expect(now, target=self._pending == IN_LIST_PASSIVE_TARGET)
             elif isinstance(item, Garbled):
                 self._out += NACK  # the chip sends its answer again
@@ -324,6 +335,11 @@ class Pn532:
                   and item.payload[0] == self._pending + 1):
                 readings += self._answered(item.payload[1:], now)
         return readings
+
+    def _taken(self) -> None:
+        """A command after the set-up was taken (acknowledged, not refused)."""
+        self._refusals = 0
+        self.ready = True
 
     def _refusal(self, now: float) -> None:
         """The error frame (UM0701-02 6.2.1.5): the chip found the command's syntax wrong.
@@ -343,15 +359,17 @@ class Pn532:
     def _answered(self, body: bytes, now: float) -> list[Reading]:
         code, self._pending = self._pending, None
         self._misses = 0
-        self._refusals = 0
         self._waiting = False
         if self._step < len(SETUP):
             self._step += 1
             if self._step == len(SETUP):
-                self.ready = True
+                # A chip that refused its polls before (on this connection or the last)
+                # is online only once a poll is taken, not at each reconnection.
+                self.ready = self._refusals == 0
             else:
                 self._send(*SETUP[self._step], now)
             return []
+        self._taken()
         if code != IN_LIST_PASSIVE_TARGET:
             self.tick_s = self.poll_interval
             return []  # a follow-up answered
@@ -416,6 +434,7 @@ class Pn532:
     def _rearm(self, now: float) -> None:
         """No tag came: abort the waiting poll and send it again, so a dead chip shows."""
         self._out += ACK
+        self._taken()  # it waited for a tag all this time, with no error frame
         if self._misses:
             # It needed a wake-up since it last answered: it may have restarted and
             # forgotten its set-up (a waiting poll would then wait forever).

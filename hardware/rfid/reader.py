@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import serial  # type: ignore[import-untyped]
@@ -28,13 +29,20 @@ BACKOFF_MAX_S = 5.0
 IDLE_WAIT_S = 1.0  # read timeout when nothing needs the clock: no tag, no polling
 
 
+def open_serial(url: str, baudrate: int, timeout: float) -> Any:
+    return serial.serial_for_url(url, baudrate=baudrate, timeout=timeout, exclusive=True)
+
+
 class Reader(threading.Thread):
     def __init__(self, pad: str, url: str, driver: Driver, queue: EventQueue, *,
-                 removal_s: float) -> None:
+                 removal_s: float, opener: Callable[[str, int, float], Any] = open_serial
+                 ) -> None:
         super().__init__(name=f"rfid-{pad}", daemon=True)
         self.pad = pad
         self.url = url
         self._driver = driver
+        # What opens the port: a serial line, or an input device for a keyboard reader.
+        self._open = opener
         self._queue = queue
         self._presence = Presence(removal_s)
         # Fine enough that a tag's removal is reported close to its removal time.
@@ -85,8 +93,7 @@ class Reader(threading.Thread):
 
     def _serve(self) -> None:
         driver = self._driver
-        port = serial.serial_for_url(self.url, baudrate=driver.baudrate, timeout=self._tick_s,
-                                     exclusive=True)
+        port = self._open(self.url, driver.baudrate, self._tick_s)
         with self._port_lock:
             self._port = port
         if self._closing.is_set():

@@ -26,6 +26,31 @@ CASES = [
     ("wall", "play_14", (1280, 800)),
     ("wall", "game_over_8", (800, 480)),
 ]
+# Screens in other languages, made from sample views and said from the catalogues:
+# (screen, name, sample, size, how).
+NAMES = {"fa": "فرشته", "ar": "فريد", "te": "రాము", "lt": "Gintarė", "el": "Ελένη"}
+WALL_NAMES = ("فرشته", "فريد", "రాము", "Gintarė", "Ελένη", "Bo", "علی‌رضا", "వెంకట లక్ష్మి")
+def _wall_in(lang: str, view: dict) -> dict:
+    view["wall_language"] = lang
+    for seat, name in zip(view["seats"], WALL_NAMES, strict=False):
+        seat["name"] = name
+    return view
+
+
+def _four_languages(view: dict) -> dict:
+    for seat, lang in zip(view["seats"], ("fa", "te", "ar", "lt"), strict=True):
+        seat["language"] = lang
+        seat["name"] = NAMES[lang]
+    view["language"] = "en"
+    return view
+
+
+LANGUAGE_CASES = [
+    ("wall", "fa", "play_8", (1280, 800), lambda v: _wall_in("fa", v)),
+    ("wall", "ar", "play_8", (1280, 800), lambda v: _wall_in("ar", v)),
+    ("wall", "te", "play_8", (1280, 800), lambda v: _wall_in("te", v)),
+    ("table", "four_languages", "play_4", (1280, 800), _four_languages),
+]
 CHANNEL_TOLERANCE = 40  # per colour channel, for anti-aliasing differences
 PIXEL_SHARE = 0.005  # at most this share of pixels may differ beyond it
 
@@ -36,7 +61,20 @@ def test_key_screens_match_their_reference(screen, name, size):
     view = json.loads((VIEWS / f"{name}.json").read_text(encoding="utf-8"))
     surface = pygame.Surface(size)
     SCREENS[screen](surface, view)
-    path = REFERENCE / f"{screen}-{name}-{size[0]}x{size[1]}.png"
+    _compare(surface, REFERENCE / f"{screen}-{name}-{size[0]}x{size[1]}.png")
+
+
+@pytest.mark.parametrize(("screen", "name", "sample", "size", "how"), LANGUAGE_CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in LANGUAGE_CASES])
+def test_screens_in_other_languages_match_their_reference(screen, name, sample, size, how):
+    view = how(json.loads((VIEWS / f"{sample}.json").read_text(encoding="utf-8")))
+    surface = pygame.Surface(size)
+    SCREENS[screen](surface, view)
+    _compare(surface, REFERENCE / f"{screen}-{name}-{size[0]}x{size[1]}.png")
+
+
+def _compare(surface: pygame.Surface, path: Path) -> None:
+    size = surface.get_size()
     if os.environ.get("ROUNDHOUSE_REGEN_REFERENCE") == "1":
         REFERENCE.mkdir(exist_ok=True)
         pygame.image.save(surface, str(path))

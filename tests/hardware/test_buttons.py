@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -34,81 +35,94 @@ def factory() -> Iterator[MockFactory]:
     factory.close()
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
+BOUNCE_S = 0.03
 
 
 @pytest.fixture
-def buttons(factory, events, clock) -> Iterator[SeatButtons]:
-    buttons = SeatButtons(SEATS, events, pin_factory=factory, bounce_ms=30,
-                          draw_hold_s=5.0, pass_hold_s=0.05, clock=clock)
+def buttons(factory, events) -> Iterator[SeatButtons]:
+    buttons = SeatButtons(SEATS, events, pin_factory=factory, bounce_ms=int(BOUNCE_S * 1000),
+                          draw_hold_s=5.0, pass_hold_s=0.3)
     yield buttons
     buttons.close()
 
 
-def test_a_press_and_release_give_one_event_each(buttons, factory, events, clock):
-    pin = factory.pin(4)
+@pytest.fixture
+def slow_buttons(factory, events) -> Iterator[SeatButtons]:
+    """A window far longer than a busy machine may pause between two quick edges."""
+    buttons = SeatButtons(SEATS, events, pin_factory=factory, bounce_ms=250,
+                          draw_hold_s=5.0, pass_hold_s=5.0)
+    yield buttons
+    buttons.close()
+
+
+def nothing_more(events, seconds: float = 0.3) -> bool:
+    """No event within `seconds` (several bounce windows, on a busy machine too)."""
+    time.sleep(seconds)
+    return events.empty()
+
+
+def press_for(pin, seconds: float) -> None:
     pin.drive_low()
-    clock.now += 0.1
+    time.sleep(seconds)
     pin.drive_high()
+
+
+def test_a_press_and_release_give_one_event_each(buttons, factory, events):
+    press_for(factory.pin(4), 0.1)
     assert events.take(2) == [ButtonPressed(0, Button.DRAW), ButtonReleased(0, Button.DRAW)]
-    assert events.empty()
+    assert nothing_more(events)
 
 
-def test_a_burst_of_bounces_gives_exactly_one_press(buttons, factory, events, clock):
+def test_glitches_shorter_than_the_bounce_window_are_no_press(slow_buttons, factory, events):
     pin = factory.pin(4)
-    for _ in range(5):  # within the 30 ms window: the clock does not move
+    for _ in range(50):  # microseconds low, as noise on a long cable makes them
+        pin.drive_low()
+        pin.drive_high()
+        time.sleep(0.001)
+    assert nothing_more(events, 0.6)
+    assert not slow_buttons.is_pressed(0, Button.DRAW)
+
+
+def test_a_bouncing_press_and_release_give_exactly_one_of_each(
+        slow_buttons, factory, events):
+    pin = factory.pin(4)
+    for _ in range(5):  # the contact bounces as it closes, then stays closed
         pin.drive_low()
         pin.drive_high()
     pin.drive_low()
     assert events.take(1) == [ButtonPressed(0, Button.DRAW)]
-    clock.now += 0.1
+    assert nothing_more(events, 0.3)
     for _ in range(5):
         pin.drive_high()
         pin.drive_low()
     pin.drive_high()
     assert events.take(1) == [ButtonReleased(0, Button.DRAW)]
-    clock.now += 0.1
-    assert events.empty()
-    assert not buttons.is_pressed(0, Button.DRAW)
+    assert nothing_more(events, 0.6)
+    assert not slow_buttons.is_pressed(0, Button.DRAW)
 
 
-def test_a_release_lost_in_the_bounce_window_is_reported_when_it_ends(
-        buttons, factory, events):
-    pin = factory.pin(12)
-    pin.drive_low()
-    pin.drive_high()  # inside the window: read again once the window is over
-    # The fake clock never reaches the window's end; the settle timer is the real clock.
-    assert events.take(2) == [ButtonPressed(1, Button.PASS), ButtonReleased(1, Button.PASS)]
-    assert not buttons.is_pressed(1, Button.PASS)
-
-
-def test_holding_pass_gives_one_held_then_the_release(buttons, factory, events, clock):
+def test_holding_pass_gives_one_held_then_the_release(buttons, factory, events):
     pin = factory.pin(5)
     pin.drive_low()
     assert buttons.wait_held(0, Button.PASS, timeout=10.0)
-    clock.now += 2.0
     pin.drive_high()
     assert events.take(3) == [ButtonPressed(0, Button.PASS), ButtonHeld(0, Button.PASS),
                               ButtonReleased(0, Button.PASS)]
-    assert events.empty()
+    assert nothing_more(events)
 
 
-def test_a_short_press_gives_no_hold(buttons, factory, events, clock):
-    pin = factory.pin(6)  # seat 1 DRAW holds after 5 s
-    pin.drive_low()
-    clock.now += 0.1
-    pin.drive_high()
+def test_a_short_press_gives_no_hold(buttons, factory, events):
+    press_for(factory.pin(6), 0.1)  # seat 1 DRAW holds after 5 s
     assert events.take(2) == [ButtonPressed(1, Button.DRAW), ButtonReleased(1, Button.DRAW)]
     assert not buttons.wait_held(1, Button.DRAW, timeout=0.01)
 
 
-def test_two_seats_pressing_at_once_are_told_apart(buttons, factory, events, clock):
+def test_two_seats_pressing_at_once_are_told_apart(buttons, factory, events):
     factory.pin(4).drive_low()
     factory.pin(12).drive_low()
-    clock.now += 0.1
+    time.sleep(0.1)
     factory.pin(12).drive_high()
+    time.sleep(0.1)
     factory.pin(4).drive_high()
     assert events.take(4) == [ButtonPressed(0, Button.DRAW), ButtonPressed(1, Button.PASS),
                               ButtonReleased(1, Button.PASS), ButtonReleased(0, Button.DRAW)]
@@ -154,28 +168,44 @@ def test_a_missing_gpio_library_says_what_to_install(monkeypatch):
         make_pin_factory("lgpio")
 
 
-def test_the_debouncer_reports_the_first_edge_and_ignores_the_window():
+def test_the_debouncer_counts_a_level_only_once_it_lasted_the_window():
     clock = Clock()
     debouncer = Debouncer(0.03, clock)
-    assert debouncer.edge(True)
+    assert debouncer.edge(True) == []  # not yet: it may be a glitch
+    clock.now += 0.000_002
+    assert debouncer.edge(False) == []  # it was: two microseconds
+    clock.now += 0.05
+    assert debouncer.settle(False) == [] and not debouncer.pressed
+    assert debouncer.edge(True) == []
     clock.now += 0.01
-    assert not debouncer.edge(False)
-    assert debouncer.unsettled
+    assert debouncer.settle(True) == []  # the window is not over
     assert debouncer.quiet_left() == pytest.approx(0.02)
+    clock.now += 0.02
+    assert debouncer.settle(True) == [True]
+    assert debouncer.settle(True) == []  # once
+
+
+def test_a_press_whose_timer_runs_late_is_reported_at_the_release():
+    clock = Clock()
+    debouncer = Debouncer(0.03, clock)
+    debouncer.edge(True)
+    clock.now += 0.05  # held past the window, but no timer ran (a busy machine)
+    assert debouncer.edge(False) == [True]  # the press, late, never lost
     clock.now += 0.03
-    # At the end of the window the contact is still down: nothing to report.
-    assert not debouncer.settle(True)
-    assert debouncer.edge(False)
-    clock.now += 0.01
-    assert not debouncer.edge(True)
+    assert debouncer.settle(False) == [False]
+
+
+def test_a_level_the_edges_missed_is_taken_when_the_window_is_looked_at():
+    clock = Clock()
+    debouncer = Debouncer(0.03, clock)
+    assert debouncer.settle(True) == []  # pressed without an edge: a window starts
     clock.now += 0.03
-    assert debouncer.settle(True)  # pressed again within the window: reported late
-    assert debouncer.pressed
+    assert debouncer.settle(True) == [True]
 
 
 def test_no_debounce_with_a_zero_window():
     clock = Clock()
     debouncer = Debouncer(0.0, clock)
-    assert debouncer.edge(True)
-    assert debouncer.edge(False)
-    assert debouncer.edge(True)
+    assert debouncer.edge(True) == [True]
+    assert debouncer.edge(False) == [False]
+    assert debouncer.edge(True) == [True]

@@ -33,3 +33,17 @@ def test_an_endless_line_is_dropped_and_the_next_one_read():
     assert parser.receive(b"A" * (MAX_LINE * 3), 0.0) == []
     assert parser.receive(b"\n04A22B3C\n", 0.0) == [Seen("04A22B3C")]
     assert parser.bad_frames == 1
+
+
+def test_two_uids_joined_by_a_lost_newline_are_not_a_tag():
+    parser = Lines()
+    # 4 + 4 bytes and 5 + 5 bytes: sizes of real tags, but not of what this reader sends.
+    readings = parser.receive(b"04A22B3C04A22B3D\r\n67003B51C667003B51C7\r\n04A22B3E\r\n", 0.0)
+    assert readings == [Seen("04A22B3E")]
+    assert parser.bad_frames == 2
+
+
+def test_a_reader_configured_for_eight_byte_uids_is_read():
+    parser = Lines(uid_bytes=(8,))
+    assert parser.receive(b"E004015012345678\r\n04A22B3C\r\n", 0.0) == [Seen("E004015012345678")]
+    assert parser.bad_frames == 1

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from hardware.rfid import pn532
+from hardware.rfid.keyboard import Keyboard
 from hardware.rfid.lines import Lines
 from hardware.rfid.pn532 import Framer, Info, Pn532, parse_targets, target_data
 from hardware.rfid.protocol import ReaderSilent, Seen
@@ -149,3 +150,27 @@ def test_the_pn532_conversation_reports_a_tag_after_noise(uid):
     chip.receive(b"\xff" * 9 + ack + pn532.frame(pn532.CHIP, b"\x33"), 0.0)
     chip.tick(0.0)
     assert chip.receive(b"\x55\x00" + ack + poll_answer(uid), 0.01) == [Seen(uid)]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from([4, 5, 7]), min_size=2, max_size=4), st.data())
+def test_line_uids_joined_by_lost_newlines_are_never_a_tag(sizes, data):
+    uids = [data.draw(st.binary(min_size=n, max_size=n)).hex().upper() for n in sizes]
+    parser = Lines()
+    assert parser.receive("".join(uids).encode() + b"\r\n", 0.0) == []
+    assert parser.bad_frames == 1
+
+
+@FUZZ
+@given(st.binary(max_size=400), cuts)
+def test_typed_lines_survive_any_bytes(stream, pieces):
+    parser = Keyboard()
+    for reading in feed_in_pieces(lambda b: parser.receive(b, 0.0), stream, pieces):
+        assert len(reading.uid) in (8, 10, 14)
+
+
+@FUZZ
+@given(st.lists(st.integers(0, 2**32 - 1), min_size=2, max_size=3))
+def test_typed_numbers_run_together_are_never_a_tag(numbers):
+    parser = Keyboard()
+    assert parser.receive("".join(f"{n:010d}" for n in numbers).encode() + b"\n", 0.0) == []

@@ -1,7 +1,14 @@
+import time
+
+import pytest
+import serial
+
+from hardware.rfid.fake import FakeRdm6300
 from hardware.rfid.protocol import Seen
 from hardware.rfid.rdm6300 import Rdm6300, encode
 
 VECTOR = b"\x0267003B51C6CB\x03"
+UID = "67003B51C6"
 
 
 def test_the_reference_frame_gives_its_uid():
@@ -45,3 +52,42 @@ def test_a_missing_end_byte_or_a_foreign_byte_drops_the_frame():
     assert parser.receive(b"\x0267003G51C6CB\x03", 0.0) == []
     assert parser.bad_frames == 2
     assert parser.receive(VECTOR, 0.0) == [Seen("67003B51C6")]
+
+
+def frames_for(cable, seconds: float) -> list[tuple[float, str]]:
+    """When each frame the fake module sends over `seconds` came, and its UID."""
+    parser = Rdm6300()
+    port = serial.serial_for_url(str(cable.path), baudrate=9600, timeout=0.01)
+    try:
+        frames: list[tuple[float, str]] = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            frames += [(time.monotonic(), r.uid) for r in parser.receive(port.read(64), 0.0)]
+        return frames
+    finally:
+        port.close()
+
+
+@pytest.fixture
+def module(cable):
+    fake = FakeRdm6300(cable)
+    yield fake
+    fake.close()
+
+
+def test_the_fake_module_repeats_a_lying_card_every_65_ms(cable, module):
+    module.place(UID)
+    frames = frames_for(cable, 1.3)
+    assert {uid for _, uid in frames} == {UID} and len(frames) >= 5
+    # About every 65 ms: never faster; later only on a loaded machine.
+    interval = (frames[-1][0] - frames[0][0]) / (len(frames) - 1)
+    assert 0.06 <= interval <= 0.2
+
+
+def test_two_cards_on_the_fake_module_give_no_frame_at_all(cable, module):
+    module.place(UID)
+    module.place("0100000001")
+    module.tap("0100000002")
+    assert frames_for(cable, 0.5) == []
+    module.lift("0100000001")
+    assert {uid for _, uid in frames_for(cable, 0.3)} == {UID}

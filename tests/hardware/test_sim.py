@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import time
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -23,7 +24,7 @@ from hardware.tags import Binding
 
 def table(events, registry, protocol: str = "rdm6300", **options) -> SimulatedTable:
     sim = SimulatedTable(2, ["0", "1", "mexican"], events, registry=registry,
-                         protocol=protocol, set_size=6, removal_ms=60, pass_hold_s=0.05,
+                         protocol=protocol, set_size=6, removal_ms=200, pass_hold_s=0.05,
                          **options)
     assert sorted(events.take(3), key=lambda e: e.pad) == [
         ReaderOnline("0"), ReaderOnline("1"), ReaderOnline("mexican")]
@@ -45,9 +46,14 @@ def test_taps_reach_the_queue_as_the_registry_s_tags(events, registry, protocol)
         assert registry.lookup(marker.uid) == Binding("marker", "mexican")
         sim.tap("mexican", "5-6")
         sim.lift("mexican", Binding("marker", "mexican"))
-        assert {(type(e), e.uid) for e in events.take(3)} == {
-            (TagPlaced, sim.uid("6-5")), (TagRemoved, sim.uid("6-5")),
-            (TagRemoved, marker.uid)}
+        if protocol == "rdm6300":
+            # EM4100 cards have no anti-collision: the lying marker hides the tile.
+            assert events.take(1) == [TagRemoved("mexican", marker.uid)]
+        else:
+            assert {(type(e), e.uid) for e in events.take(3)} == {
+                (TagPlaced, sim.uid("6-5")), (TagRemoved, sim.uid("6-5")),
+                (TagRemoved, marker.uid)}
+        time.sleep(0.3)
         assert events.empty()
 
 

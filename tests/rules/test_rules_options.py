@@ -214,6 +214,38 @@ def test_chicken_foot_needs_three_tiles_on_a_double():
     assert [str(e) for _, e in foot.trains[0].ends()] == ["1", "3", "2"]
 
 
+def test_a_first_turn_line_through_a_chicken_foot_double_stays_one_line():
+    # RULES.md 3, `first_turn: train`: "as many tiles as it wants on its own train as one
+    # connected line"; with 000's chicken-foot variation a double in that line grows three
+    # ends, and the line goes on along one of them.
+    hands = ["9-5 5-5 5-1 5-2 1-0 8-8", "9-3 5-3 6-6"]
+    foot = Options.preset("tournament", chicken_foot=True)
+    state = run(start(foot, hands, "7-7 7-0", starter=0), "0 play 9-5 on 0", "0 play 5-5 on 0")
+    five_one = tiles("5-1")[0]
+    assert {a.branch for a in legal_actions(state) if getattr(a, "tile", None) is five_one} == {
+        0,
+        1,
+        2,
+    }
+    state = run(state, "0 play 5-1 on 0 branch 0")
+    with pytest.raises(IllegalMove, match="first turn is a line on seat 0's train"):
+        apply(state, move("0 play 5-2 on 0 branch 1"))
+    assert move("0 play 5-2 on 0 branch 1") not in legal_actions(state)
+    state = run(state, "0 play 1-0 on 0 branch 0", "0 pass")
+    assert [len(b.tiles) for b in state.trains[0].branches] == [2, 0, 0]
+    assert _pending(state) == ["5-5"] and state.turn == 1
+    # Without a foot the line is the train's one end, as before.
+    plain = run(
+        start("tournament", hands, "7-7 7-0", starter=0),
+        "0 play 9-5 on 0",
+        "0 play 5-5 on 0",
+        "0 play 5-1 on 0",
+        "0 play 1-0 on 0",
+        "0 pass",
+    )
+    assert train_tiles(plain, 0) == ["9-5", "5-5", "5-1", "1-0"] and _pending(plain) == []
+
+
 def test_draw_until_playable_keeps_the_seat_drawing():
     hands = ["9-5 4-4", "9-1 1-0 6-6"]
     one = run(start(house(), hands, "8-8 7-7 5-2"), "0 play 9-5 on 0", "1 play 9-1 on 1", "0 draw")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -70,8 +71,12 @@ def make_config(
     languages: tuple[str, ...] = (),
     language: str = "en",
     wall_language: str | None = None,
+    sensing: Collection[str] | None = None,
 ) -> Config:
+    """`sensing`: the pads whose (PN532) readers sense markers, the others' are RDM6300s
+    (None: every pad senses markers)."""
     pads = [str(s) for s in range(seats)] + ["mexican"]
+    sensing = pads if sensing is None else sensing
     base = load_config(example_config("sim"))
     return dataclasses.replace(
         base,
@@ -81,7 +86,8 @@ def make_config(
         display=dataclasses.replace(
             base.display, wall=dataclasses.replace(base.display.wall, language=wall_language)
         ),
-        readers=tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads),
+        readers=tuple(ReaderConfig(pad, "loop://", "pn532" if pad in sensing else "rdm6300",
+                                   markers=pad in sensing) for pad in pads),
         rules=rules,
         presets=("classic", "tournament", "family", "simple", "hub"),
         hand_mode=hand_mode,

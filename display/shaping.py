@@ -1,0 +1,303 @@
+"""How one line of text becomes glyphs: bidi order, runs by script, a font per run.
+
+pygame-ce (SDL_ttf with HarfBuzz) shapes a string in one font, one script and one
+direction, and does no bidi reordering; a Persian sentence with a Latin name and a score
+in it must therefore be cut up here first:
+
+1. The line (already broken, in logical order) is put in display order with
+   python-bidi (the Unicode Bidirectional Algorithm), in the direction of the reader's
+   language, so "Ali 34" inside a Persian line stays "Ali 34".
+2. The display-order line is cut into runs. A run of right-to-left letters (with the
+   spaces and joiners between them) is turned back into logical order and shaped right to
+   left, so its letters join; everything else is shaped left to right, one run per script.
+3. Each run gets the first font of its script's chain that has all its letters (a Telugu
+   name on an English wall, a Latin name in a Persian sentence); a run no single font
+   covers is written letter by letter, each in the first font that has it.
+
+The runs are drawn side by side on one baseline in display order (`display/text.py`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+import pygame
+import pygame.freetype
+from bidi import algorithm as uba  # type: ignore[import-untyped]
+
+FONTS = Path(__file__).resolve().parent / "fonts"
+
+
+@dataclass(frozen=True)
+class Face:
+    """A font file and the share of a nominal size it is opened at, chosen so its
+    letters match the default font's in height and its lines fit the default line."""
+
+    name: str  # its family and style, as fontconfig names it
+    path: Path
+    scale: float
+
+    def pixels(self, size: int) -> int:
+        """Its size in pixels (the em) at nominal `size`."""
+        if self is DEFAULT:
+            return max(1, int(size * self.scale))  # how pygame opens its default font
+        return max(1, round(size * self.scale))
+
+
+# pygame's own default font (FreeSans Bold, shipped with pygame-ce), which pygame opens at
+# 0.6875 of the size asked for: Latin, Greek, Cyrillic.
+DEFAULT = Face("FreeSans Bold", Path(pygame.__file__).resolve().parent
+               / pygame.font.get_default_font(), 0.6875)
+# DejaVu Sans: Latin, Greek, Cyrillic, Arabic (with the Persian letters and digits), Hebrew.
+DEJAVU = Face("DejaVu Sans Bold", FONTS / "DejaVuSans-Bold.ttf", 0.62)
+# Noto Sans Telugu: its marks and stacked consonants reach far above and below the line,
+# hence the smaller share (its letters still stand as tall as Latin small letters).
+TELUGU = Face("Noto Sans Telugu Bold", FONTS / "NotoSansTelugu-Bold.ttf", 0.6)
+FACES = (DEFAULT, DEJAVU, TELUGU)
+
+# The fonts tried for each script, best first (ISO 15924 codes, as HarfBuzz takes them).
+CHAINS: dict[str, tuple[Face, ...]] = {
+    "Latn": (DEFAULT, DEJAVU, TELUGU),
+    "Grek": (DEFAULT, DEJAVU),
+    "Cyrl": (DEFAULT, DEJAVU),
+    "Arab": (DEJAVU,),
+    "Hebr": (DEJAVU,),
+    "Telu": (TELUGU, DEJAVU),
+    "Zyyy": (DEFAULT, DEJAVU, TELUGU),  # digits, spaces, punctuation on their own
+}
+# A right-to-left line is written in one typeface where it can: a Latin name or number in a
+# Persian sentence takes DejaVu Sans, the font of the sentence around it.
+CHAINS_RTL: dict[str, tuple[Face, ...]] = {
+    **CHAINS,
+    "Latn": (DEJAVU, DEFAULT, TELUGU),
+    "Grek": (DEJAVU, DEFAULT),
+    "Cyrl": (DEJAVU, DEFAULT),
+    "Zyyy": (DEJAVU, DEFAULT, TELUGU),
+}
+
+# Unicode blocks of the scripts that need their own shaping or font.
+_BLOCKS = (
+    (0x0370, 0x03FF, "Grek"), (0x1F00, 0x1FFF, "Grek"),
+    (0x0400, 0x052F, "Cyrl"),
+    (0x0590, 0x05FF, "Hebr"), (0xFB1D, 0xFB4F, "Hebr"),
+    (0x0600, 0x06FF, "Arab"), (0x0750, 0x077F, "Arab"), (0x08A0, 0x08FF, "Arab"),
+    (0xFB50, 0xFDFF, "Arab"), (0xFE70, 0xFEFF, "Arab"),
+    (0x0C00, 0x0C7F, "Telu"),
+)
+_RTL_CLASSES = ("R", "AL")
+# Left-to-right, right-to-left and Arabic letter marks.
+_NO_MARKS = str.maketrans("", "", "\u200e\u200f\u061c")
+
+
+@dataclass(frozen=True)
+class Run:
+    """A piece of a display-order line shaped in one go: `text` in logical order."""
+
+    text: str
+    face: Face
+    script: str
+    rtl: bool
+
+
+def script_of(char: str) -> str:
+    """The script of a letter or mark; "Zyyy" (common) for digits, spaces, punctuation."""
+    code = ord(char)
+    for low, high, script in _BLOCKS:
+        if low <= code <= high:
+            # Arabic's own digits and punctuation are shaped with its font, but left to right
+            # where they stand (the bidi classes decide direction, not the script).
+            return script
+    if unicodedata.category(char)[0] in "LM":
+        return "Latn"
+    return "Zyyy"
+
+
+def is_rtl(char: str) -> bool:
+    """A letter of a right-to-left script, or a mark on one."""
+    kind = unicodedata.bidirectional(char)
+    return kind in _RTL_CLASSES or (kind == "NSM" and script_of(char) in ("Arab", "Hebr"))
+
+
+def has_rtl(text: str) -> bool:
+    return any(is_rtl(c) for c in text)
+
+
+@lru_cache(maxsize=4096)
+def display_order(line: str, rtl: bool | None = None) -> tuple[tuple[str, int], ...]:
+    """The letters of `line` in the order they are seen, left to right (a zero-width
+    joiner or non-joiner rides with the letter before it), each with its
+    embedding level (odd: it reads right to left), for a reader of a right-to-left
+    language (`rtl` True), a left-to-right one (False), or by its first strong letter
+    (None). Python-bidi's steps of the Unicode Bidirectional Algorithm resolve the levels
+    and reorder (rules X1-L2); mirroring (L4) is left to HarfBuzz, which mirrors brackets
+    in the runs it shapes right to left."""
+    if not rtl and not has_rtl(line):
+        return tuple((c, 0) for c in line)
+    storage = uba.get_empty_storage()
+    level = uba.get_base_level(line) if rtl is None else int(rtl)
+    storage["base_level"] = level
+    storage["base_dir"] = ("L", "R")[level]
+    uba.get_embedding_levels(line, storage)
+    _keep_joiners(storage["chars"])
+    uba.explicit_embed_and_overrides(storage)
+    uba.resolve_weak_types(storage)
+    uba.resolve_neutral_types(storage, False)
+    uba.resolve_implicit_levels(storage, False)
+    uba.reorder_resolved_levels(storage, False)
+    return tuple((c["ch"], int(c["level"])) for c in storage["chars"])
+
+
+def _keep_joiners(chars: list[dict[str, object]]) -> None:
+    """Fold zero-width joiners and non-joiners (and other format characters) into the
+    letter before them: the algorithm drops them (rule X9), but Persian needs its
+    non-joiner (می‌شود) to keep two letters of one word apart."""
+    at = 0
+    while at < len(chars):
+        if chars[at]["type"] == "BN" and len(chars) > 1:
+            joiner = str(chars.pop(at)["ch"])
+            mate = at - 1 if at else 0
+            glued = str(chars[mate]["ch"])
+            chars[mate]["ch"] = glued + joiner if at else joiner + glued
+        else:
+            at += 1
+
+
+def shown(line: str, rtl: bool | None = None) -> str:
+    """`line` in display order (without mirroring): what a reader sees, letter by letter."""
+    return "".join(c for c, _ in display_order(line, rtl))
+
+
+@lru_cache(maxsize=4096)
+def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
+    """`line` (logical order) as runs in display order, left to right on the screen."""
+    chains = CHAINS_RTL if rtl else CHAINS
+    out: list[Run] = []
+    for n, (units, backwards) in enumerate(_direction_pieces(display_order(line, rtl))):
+        if backwards:
+            logical = "".join(reversed(units))
+            # The script of its letters (a direction mark among them belongs to none).
+            scripts = (script_of(c) for c in logical if is_rtl(c))
+            script = next((s for s in scripts if s != "Zyyy"), "Arab")
+            out += [Run(t, face, script, True)
+                    for t, face in _by_font(logical, script, chains)]
+        else:
+            for text, script in _by_script("".join(units), n == 0):
+                out += [Run(t, face, script, False)
+                        for t, face in _by_font(text, script, chains)]
+    # The direction marks have done their work in the ordering; HarfBuzz, given one inside
+    # a run, stops joining the letters around it.
+    bare = [Run(r.text.translate(_NO_MARKS), r.face, r.script, r.rtl) for r in out]
+    return tuple(_merged([r for r in bare if r.text]))
+
+
+def _merged(runs: list[Run]) -> list[Run]:
+    """Neighbouring runs of one font and direction as one (punctuation before a word)."""
+    out: list[Run] = []
+    for run in runs:
+        last = out[-1] if out else None
+        if last and last.face is run.face and last.rtl == run.rtl and (
+                "Zyyy" in (last.script, run.script) or last.script == run.script):
+            script = run.script if last.script == "Zyyy" else last.script
+            joined = run.text + last.text if run.rtl else last.text + run.text
+            out[-1] = Run(joined, run.face, script, run.rtl)
+        else:
+            out.append(run)
+    return out
+
+
+def _direction_pieces(
+    seen: tuple[tuple[str, int], ...]
+) -> list[tuple[list[str], bool]]:
+    """Display-order letters grouped into stretches of one direction (True: odd level,
+    right to left)."""
+    out: list[tuple[list[str], bool]] = []
+    for char, level in seen:
+        backwards = level % 2 == 1
+        if out and out[-1][1] == backwards:
+            out[-1][0].append(char)
+        else:
+            out.append(([char], backwards))
+    return out
+
+
+def _by_script(text: str, opens_line: bool) -> list[tuple[str, str]]:
+    """Left-to-right `text` cut where its script changes; digits, spaces and punctuation
+    go with the letters before them. Before any letter, they go with the letters after
+    them where `text` opens the line ("12 టైల్స్" in one font), and are a run of their own
+    in the line's font where they follow a right-to-left stretch (the score after a
+    Persian name in an English line is the line's, not the next name's)."""
+    out: list[list[str]] = []
+    for char in text:
+        script = script_of(char)
+        if out and out[-1][1] == "Zyyy" and script != "Zyyy" and opens_line and len(out) == 1:
+            out[-1][1] = script
+        if out and (script == "Zyyy" or out[-1][1] == script):
+            out[-1][0] += char
+        else:
+            out.append([char, script])
+    return [(t, s) for t, s in out]
+
+
+def _by_font(
+    text: str, script: str, chains: dict[str, tuple[Face, ...]]
+) -> list[tuple[str, Face]]:
+    """`text` in the first font of the script's chain that has all its letters, or
+    letter by letter in the first that has each (the chain's first when none has it)."""
+    chain = chains.get(script, chains["Latn"])
+    for face in chain:
+        if all(covers(face, c) for c in text):
+            return [(text, face)]
+    out: list[tuple[str, Face]] = []
+    for char in text:
+        face = next((f for f in FACES if covers(f, char)), chain[0])
+        if out and out[-1][1] == face:
+            out[-1] = (out[-1][0] + char, face)
+        else:
+            out.append((char, face))
+    return out
+
+
+@cache
+def _glyph_font(face: Face) -> pygame.freetype.Font:
+    """The font opened to ask which letters it has (pygame.font cannot tell)."""
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return pygame.freetype.Font(str(face.path), 12)
+
+
+@lru_cache(maxsize=8192)
+def covers(face: Face, char: str) -> bool:
+    """Whether `face` has a glyph for `char` (spaces, joiners and direction marks need
+    none: HarfBuzz draws format characters as nothing)."""
+    if char.isspace() or unicodedata.category(char) == "Cf":
+        return True
+    return _glyph_font(face).get_metrics(char)[0] is not None
+
+
+def unshown(text: str) -> str:
+    """The letters of `text` that no font of the screens has, once each in order: the
+    screens would draw them as boxes."""
+    missing: dict[str, None] = {}
+    for char in text:
+        if not any(covers(face, char) for face in FACES):
+            missing[char] = None
+    return "".join(missing)
+
+
+@lru_cache(maxsize=512)
+def font(face: Face, size: int, script: str = "Latn", rtl: bool = False) -> pygame.font.Font:
+    """`face` at nominal `size`, set up to shape `script` in the given direction (pygame-ce
+    shapes complex scripts only when both are set on the font)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    opened = pygame.font.Font(face.path, face.pixels(size))
+    opened.set_script(script)
+    opened.set_direction(pygame.DIRECTION_RTL if rtl else pygame.DIRECTION_LTR)
+    return opened
+
+
+def run_font(run: Run, size: int) -> pygame.font.Font:
+    return font(run.face, size, run.script, run.rtl)

@@ -1,0 +1,172 @@
+"""Desktop USB readers that are keyboards: they type a tag's number and Enter (HID).
+
+Most cheap USB desktop readers, 125 kHz and 13.56 MHz alike, enumerate as a keyboard.
+A 125 kHz one types the EM4100 card number without its version byte: the low 32 bits
+as ten decimal digits (`0003887558` for the card an RDM6300 sends as `67003B51C6`).
+The reader reads them from Linux's input layer (evdev) with an exclusive grab, so no
+digit reaches a console or another program, and reports the number's four bytes in hex
+(`003B51C6`); the tag registry takes that for the card bound under its full RDM6300
+UID, and the other way round (`TagRegistry.lookup`). A line of hex digits (a reader
+set to type hex) is taken as it is. Such readers type a tag once per tap and never say
+when it leaves: it counts as removed after the removal time.
+
+`KeyboardPort` gives the reader loop what it uses of a serial port: the typed
+characters as bytes, one line per tag.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from hardware.rfid.lines import MAX_LINE
+from hardware.rfid.protocol import Listener, Reading, Seen, normalise_uid
+
+MAX_DECIMAL = 2**32 - 1  # ten digits: the low 32 bits of an EM4100 card number
+HEX_UID_BYTES = (4, 5, 7)  # UIDs a hex-typing reader may send (see lines.py)
+
+# Linux input event codes (linux/input-event-codes.h), as evdev.ecodes names them.
+EV_KEY = 0x01
+KEY_DOWN = 1
+_DIGITS = {2: "1", 3: "2", 4: "3", 5: "4", 6: "5", 7: "6", 8: "7", 9: "8", 10: "9", 11: "0",
+           # the keypad's digits, which some readers type instead
+           79: "1", 80: "2", 81: "3", 75: "4", 76: "5", 77: "6", 71: "7", 72: "8", 73: "9",
+           82: "0"}
+_LETTERS = {30: "A", 48: "B", 46: "C", 32: "D", 18: "E", 33: "F"}  # hex-typing readers
+_ENTER = (28, 96)  # KEY_ENTER, KEY_KPENTER
+# Shift (capital hex letters), Caps Lock and Num Lock (keypad digits) type nothing.
+_MODIFIERS = frozenset({42, 54, 58, 69})
+
+
+def is_input_device(url: str) -> bool:
+    """Whether `url` names an input device (a keyboard reader) rather than a serial port."""
+    return os.path.realpath(url).startswith("/dev/input/")
+
+
+def typed_uid(text: str) -> str | None:
+    """The UID for a typed line: decimal digits are a number of at most 32 bits, given
+    as four bytes of hex; anything else must be a hex UID of a tag's size."""
+    text = text.strip()
+    if text.isdigit():
+        number = int(text)
+        return f"{number:08X}" if len(text) <= 10 and number <= MAX_DECIMAL else None
+    uid = normalise_uid(text)
+    return uid if uid is not None and len(uid) // 2 in HEX_UID_BYTES else None
+
+
+def typed_characters(events: Iterable[Any]) -> bytes:
+    """The characters key presses type: digits, hex letters and Enter as a newline."""
+    out = bytearray()
+    for event in events:
+        if event.type != EV_KEY or event.value != KEY_DOWN:
+            continue  # releases, auto-repeat, SYN and scan-code (MSC) reports
+        if event.code in _ENTER:
+            out += b"\n"
+        elif event.code in _MODIFIERS:
+            continue
+        elif (char := _DIGITS.get(event.code) or _LETTERS.get(event.code)) is not None:
+            out += char.encode()
+        else:
+            out += b"?"  # any other key spoils the line: it is counted as a bad frame
+    return bytes(out)
+
+
+class Keyboard(Listener):
+    """Typed lines in, tags out; a line that is not a tag is counted as a bad frame."""
+
+    baudrate = 0  # not a serial line
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._line = bytearray()
+
+    def receive(self, data: bytes, now: float) -> list[Reading]:
+        readings: list[Reading] = []
+        for byte in data:
+            if byte != ord("\n"):
+                if len(self._line) <= MAX_LINE:
+                    self._line.append(byte)
+                continue
+            line, self._line = self._line.decode("ascii", "replace"), bytearray()
+            if not line:
+                continue
+            uid = typed_uid(line)
+            if uid is None:
+                self.bad_frames += 1
+            else:
+                readings.append(Seen(uid))
+        return readings
+
+
+class InputDevice(Protocol):
+    """What is used of `evdev.InputDevice`."""
+
+    path: str
+
+    def fileno(self) -> int: ...
+    def grab(self) -> None: ...
+    def read(self) -> Iterable[Any]: ...
+    def close(self) -> None: ...
+
+
+def open_input_device(path: str) -> InputDevice:
+    try:
+        import evdev
+    except ImportError:
+        raise OSError(
+            "keyboard readers need the evdev module (Linux only): pip install evdev") from None
+    device: InputDevice = evdev.InputDevice(path)
+    return device
+
+
+class KeyboardPort:
+    """An input device as the reader loop's port: grabbed, read with a timeout."""
+
+    def __init__(self, path: str, timeout: float | None, *,
+                 opener: Any = open_input_device) -> None:
+        self.timeout = timeout
+        self.in_waiting = 0  # every read returns all that was typed
+        self._wake_r, self._wake_w = os.pipe()
+        try:
+            self._device: InputDevice = opener(path)
+        except BaseException:
+            self._close_pipe()
+            raise
+        try:
+            # Exclusive: the digits reach neither the console nor a desktop session.
+            self._device.grab()
+        except OSError as err:
+            self.close()
+            raise OSError(f"{path} is held by another program ({err.strerror or err})") from err
+
+    def read(self, _size: int = 1) -> bytes:
+        ready, _, _ = select.select([self._device.fileno(), self._wake_r], [], [], self.timeout)
+        if self._wake_r in ready:
+            os.read(self._wake_r, 64)
+            return b""
+        if not ready:
+            return b""
+        try:
+            return typed_characters(self._device.read())
+        except BlockingIOError:
+            return b""
+
+    def write(self, _data: bytes) -> int:
+        return 0  # a keyboard is not asked anything
+
+    def cancel_read(self) -> None:
+        os.write(self._wake_w, b"x")
+
+    def close(self) -> None:
+        try:
+            self._device.close()  # closing the descriptor ends the grab
+        finally:
+            self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
