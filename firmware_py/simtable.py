@@ -171,20 +171,23 @@ def run_sim(args: argparse.Namespace) -> int:
 
 @contextlib.contextmanager
 def _stopped_by_sigterm() -> Iterator[None]:
-    """SIGTERM ends the sim as Ctrl-C does, so the screens it started close with it."""
+    """SIGTERM (and SIGHUP: the terminal closed) end the sim as Ctrl-C does, so the
+    screens it started close with it."""
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
+    stops = (signal.SIGTERM, signal.SIGHUP)
     try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
+        previous = [signal.signal(signum, interrupt) for signum in stops]
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in zip(stops, previous, strict=True):
+            signal.signal(signum, handler)
 
 
 def _plan(config: Config, bots: Sequence[Bot], args: argparse.Namespace, seed: int) -> str:

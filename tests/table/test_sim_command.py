@@ -178,7 +178,8 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP],
+                         ids=["SIGTERM", "Ctrl-C", "terminal closed"])
 def test_stopping_the_sim_stops_its_screens(tmp_path, signum):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     frames = tmp_path / "frames"
