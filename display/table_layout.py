@@ -493,8 +493,10 @@ def _place_flow(
         a_first = p.outward == frame.low_u_first
         tiles.append(TilePlace(rect, item.a, item.b, vertical, a_first, facing, train_id,
                                order, is_new))
-        if order is not None:
-            badges.append(_badge(rect, frame.rect, order, sizes, facing, marks))
+    laid = [t.rect for t in tiles] + [m.rect for m in markers] + [c.rect for c in chips]
+    for t in tiles:
+        if t.pending is not None:
+            badges.append(_badge(t.rect, frame.rect, t.pending, sizes, facing, marks, laid))
     return tiles, markers, chips, badges
 
 
@@ -503,13 +505,35 @@ def _inset(rect: Rect, d: int) -> Rect:
     return (x + d, y + d, max(1, w - 2 * d), max(1, h - 2 * d))
 
 
+def _overlap(a: Rect, b: Rect) -> int:
+    """The area two rectangles share."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0, w) * max(0, h)
+
+
 def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int,
-           least: int) -> Badge:
+           least: int, laid: list[Rect]) -> Badge:
+    """The disc beside the double, touching it: a disc over the tile's corner hid half
+    its pips ("12|1" at 14 seats), and the double is what the players must read. It goes
+    where it covers the least of the lane's tiles, the double first."""
     radius = max(least // 2, sizes.short * 9 // 20)
-    x, y, w, _ = tile
+    x, y, w, h = tile
     lx, ly, lw, lh = lane
-    cx = min(max(x + w, lx + radius), lx + lw - radius)
-    cy = min(max(y, ly + radius), ly + lh - radius)
+    corner = round(radius * 0.72)
+    spots = [(x + w + corner, y - corner), (x + w + radius, y + h // 2),
+             (x - corner, y - corner), (x + w // 2, y - radius),
+             (x + w + corner, y + h + corner), (x - radius, y + h // 2),
+             (x + w // 2, y + h + radius), (x - corner, y + h + corner)]
+
+    def covered(spot: Point) -> tuple[int, int]:
+        disc = (spot[0] - radius, spot[1] - radius, 2 * radius, 2 * radius)
+        own = _overlap(disc, tile)
+        return own, sum(_overlap(disc, r) for r in laid) - own
+
+    inside = [(min(max(cx, lx + radius), lx + lw - radius),
+               min(max(cy, ly + radius), ly + lh - radius)) for cx, cy in spots]
+    cx, cy = min(inside, key=covered)  # the first of the least covering spots
     side = int(radius * 1.4)
     box = (cx - side // 2, cy - side // 2, side, side)
     label = text.fit(str(order), box, max_size=80, min_size=8, angle=facing, colour=theme.INK)

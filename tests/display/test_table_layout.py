@@ -2,6 +2,8 @@
 in its own lane, no two tiles overlapping, every text inside its box, for every table
 size and every screen size."""
 
+import math
+
 import pygame
 import pytest
 
@@ -50,6 +52,14 @@ def check_geometry(lay: TableLayout) -> None:
         x, y = badge.centre
         r = badge.radius
         assert inside((x - r, y - r, 2 * r, 2 * r), screen)
+        # The disc numbers the double beside it and hides none of its pips: over the
+        # tile's corner it covered half a 12-12 at the lane's edge.
+        for double in lay.tiles:
+            if double.pending is not None:
+                dx, dy, dw, dh = double.rect
+                nearest = (min(max(x, dx), dx + dw), min(max(y, dy), dy + dh))
+                assert math.dist(nearest, badge.centre) >= r - 1, (
+                    f"badge {badge.label.lines} hides a pending double")
     for a, b in zip(lay.lanes, lay.lanes[1:], strict=False):
         assert not pygame.Rect(a.rect).colliderect(b.rect)
 
