@@ -353,12 +353,14 @@ def seat_notes(view: View, seat: int) -> list[str]:
 
 
 def _panel_texts(
-    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int
+    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int,
+    angle: int | None = None,
 ) -> list[Text]:
     """A seat's name, its tiles in hand and its state in the largest type (the count and
     YOUR TURN / ONE TILE! are what matter mid-round), its points smaller, and what
-    concerns that seat alone; all facing the seat."""
-    angle = SIDE_ANGLE[strip.side]
+    concerns that seat alone; all facing the seat (or turned by `angle`)."""
+    if angle is None:
+        angle = SIDE_ANGLE[strip.side]
     rw, rh = reading_size(strip.panel, angle)
     pad = max(2, rh // 14)
     loud = state in ("turn", "one_tile")
@@ -380,8 +382,15 @@ def _panel_texts(
         top = inner_h * 11 // 20
         title = _say(view, None, "screen.mexican_title")
         if rw < 2.6 * rh:  # a short panel: the title on two lines, and nothing else
-            return [fit(title, (pad, pad, inner_w, inner_h), theme.INK, cap=80,
-                        align="center", lines=2)]
+            label = fit(title, (pad, pad, inner_w, inner_h), theme.INK, cap=80,
+                        align="center", lines=2)
+            if rw < rh and angle == SIDE_ANGLE[strip.side] and any(
+                    "…" in line for line in label.lines):
+                # The Mexican train's label is everybody's: where it does not fit across
+                # the panel's short side ("MEKSIKOS TRAUKI…") it reads along the long one.
+                turned = 0 if strip.side in ("left", "right") else 90
+                return _panel_texts(view, strip, state, colour, floor, loud_min, turned)
+            return [label]
         return [
             fit(title, (pad, pad, inner_w, top), theme.INK, cap=80, align="center"),
             fit(_say(view, None, "screen.open_to_all"), (pad, pad + top, inner_w,
@@ -429,8 +438,14 @@ def _panel_texts(
         state_box = (pad, pad + name_h + count_h, inner_w, inner_h - name_h - count_h)
         points_box = state_box
         if note or status:
-            # The state takes the points' row: they go beside the name.
+            # The state takes the points' row: they go beside the name, which takes what
+            # it needs at the floor ("Venkata Lakshmi" was cut to "Venkata Laks…" while
+            # "0 pts" beside it stood twice as tall), and leaves the points theirs.
             name_w = (inner_w - pad) * 60 // 100
+            points_w = text.text_width(say("screen.points", n=info.get("total", 0)),
+                                       floor, rtl)
+            name_w = min(max(name_w, text.text_width(info["name"], floor, rtl)),
+                         inner_w - pad - points_w)
             name_box = (pad, pad, name_w, name_h)
             points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
     count = fit(hand, count_box, ink, cap=110, least=loud_min,

@@ -362,3 +362,24 @@ def test_a_refusal_is_said_once_where_its_seat_reads_it(view):
     sample["rejection"]["seat"] = None  # nobody to name: the hub says it
     lay = layout(sample, (1280, 800))
     assert "doesn't match" in hub_words(lay)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar", "lt", "el", "te"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800), (1280, 720)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", range(2, 15))
+def test_no_panel_text_is_cut_short(seats, size, lang, view):
+    """Every word of the panels is written whole, in every language: at 14 seats
+    "Venkata Lakshmi" was cut to "Venkata Laks…" beside a "0 pts" twice its size, the
+    Mexican train's label to "MEKSIKOS TRAUKI…", and at 10-13 seats a Lithuanian seat's
+    state to "VIENAS KAULIU…" and a Greek seat's points to "44 πόν…"."""
+    sample = view(f"play_{seats}")
+    sample["language"] = lang
+    for seat in sample["seats"]:
+        seat["language"] = lang
+    lay = layout(sample, size)
+    cut = [t.lines for t in lay.texts if any("…" in line for line in t.lines)]
+    assert not cut, f"cut short at {size}: {cut}"
+    written = {" ".join(t.lines) for t in lay.texts}
+    for seat in sample["seats"]:
+        assert seat["name"] in written, f"{seat['name']!r} is not written whole"
