@@ -171,7 +171,7 @@ class Follower:
             self.sink.show(f"{news['seq']:06d}")
         elif not self.feed.connected and not self.waiting_shown:
             self.view = None
-            waiting_screen.render(self.sink.surface, self.feed.path)
+            waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
             self.sink.show("waiting")
             self.waiting_shown = True
         elif pulsing:

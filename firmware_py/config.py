@@ -524,9 +524,20 @@ def summary(config: Config) -> str:
                                      + ", ".join(f"{k}={v}" for k, v in config.rules.items()
                                                  if k != "preset")),
         f"hand mode: {config.hand_mode}",
+        f"languages: {_languages(config)}",
         f"database: {config.database}",
         f"view socket: {config.socket}",
     ])
+
+
+def _languages(config: Config) -> str:
+    """The table's language, then the seats and screens that read another."""
+    others = [f"{s.name} {s.language}" for s in config.seats if s.language != config.language]
+    for name in ("table", "wall"):
+        screen = getattr(config.display, name)
+        if screen.language not in (None, config.language):
+            others.append(f"{name} screen {screen.language}")
+    return config.language + (f" ({', '.join(others)})" if others else "")
 
 
 def configure_check_config(parser: argparse.ArgumentParser) -> None:

@@ -356,7 +356,7 @@ def test_an_unknown_url_scheme_is_refused(tmp_path):
         serial.serial_for_url("sockets://192.168.1.20:4000", do_not_open=True)
 
 
-def test_languages_of_the_table_its_seats_and_its_wall(tmp_path):
+def test_languages_of_the_table_its_seats_and_its_wall(tmp_path, capsys):
     text = 'language = "fa"\n' + SEATS.replace(
         'name = "Bo"\n', 'name = "Bo"\nlanguage = "te"\n'
     ) + '[display.wall]\nlanguage = "ar"\n'
@@ -366,6 +366,8 @@ def test_languages_of_the_table_its_seats_and_its_wall(tmp_path):
     assert config.display.wall.language == "ar" and config.display.table.language is None
     plain = load_config(write(tmp_path, SEATS))
     assert plain.language == "en" and {s.language for s in plain.seats} == {"en"}
+    assert main(["check-config", str(write(tmp_path, text))]) == 0
+    assert "languages: fa (Bo te, wall screen ar)" in capsys.readouterr().out
 
 
 def test_check_config_names_an_unknown_language_code(tmp_path, capsys):
