@@ -100,7 +100,7 @@ def test_a_name_in_the_score_strip_keeps_its_own_score_beside_it(view):
     [strip] = [t for t in lay.texts if all(n in _reading(t) for n in names)]
     seen = shaping.shown(_reading(strip), strip.rtl)
     # Read left to right: the name (its letters reversed on screen), then its own 4.
-    assert "فرشته"[::-1] + "\u200e 4" in seen
+    assert "فرشته"[::-1] + "\u200f\u200e 4" in seen
 
 
 def _inside(box: tuple[int, int, int, int], rect: tuple[int, int, int, int]) -> bool:
