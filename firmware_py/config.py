@@ -551,9 +551,23 @@ def run_check_config(args: argparse.Namespace) -> int:
         print(str(err), file=sys.stderr)
         return 2
     print(f"ok: {args.file}\n{summary(config)}")
-    for warning in name_warnings(config):
+    for warning in name_warnings(config) + screen_warnings(config):
         print(f"warning: {warning}")
     return 0
+
+
+def screen_warnings(config: Config) -> list[str]:
+    """A table screen too small to be read from every seat (the display refuses it)."""
+    try:
+        from display.table_layout import MIN_SIZE, fits_table
+    except ImportError:  # a service installed without its screens
+        return []
+    table = config.display.table
+    if fits_table((table.width, table.height)):
+        return []
+    return [f"[display.table] is {table.width}x{table.height}: the table screen needs at "
+            f"least {MIN_SIZE[0]}x{MIN_SIZE[1]} and refuses to start on a smaller one (the "
+            "wall screen works on it)"]
 
 
 def name_warnings(config: Config) -> list[str]:

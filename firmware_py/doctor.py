@@ -228,17 +228,20 @@ def _sandbox_problems(unit: Unit, machine: Machine, config: Config | None) -> It
 
 
 def board_revision(proc: Path) -> int | None:
-    """The revision as gpiozero finds it: the device tree's, else /proc/cpuinfo's.
-    Raises OSError when neither file can be read, as gpiozero then does."""
+    """The revision as gpiozero finds it (gpiozero/pins/local.py, get_pi_revision): the
+    device tree's, else the last "Revision" line of /proc/cpuinfo; from either, an
+    overvolted old board's "100" prefix is dropped. Raises OSError when neither file can
+    be read, as gpiozero then does."""
+    text = None
     try:
-        return int(struct.unpack(">L", (proc / DT_REVISION).read_bytes()[:4])[0])
+        text = f"{struct.unpack('>L', (proc / DT_REVISION).read_bytes()[:4])[0]:x}"
     except FileNotFoundError:
-        pass
-    for line in (proc / "cpuinfo").read_text(encoding="utf-8").splitlines():
-        if line.startswith("Revision"):
-            text = line.split(":", 1)[1].strip().lower()
-            return int(text[-4:] if text.startswith("100") else text, 16)
-    return None
+        for line in (proc / "cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("Revision"):
+                text = line.split(":", 1)[1].strip().lower()
+    if text is None:
+        return None
+    return int(text[-4:] if text.startswith("100") else text, 16)
 
 
 def check_board(machine: Machine, config: Config | None) -> Iterator[Finding]:

@@ -111,12 +111,30 @@ class PublicView:
             "ranking": list(state.ranking) if state.ranking else None,
             "readers": self._pads.views(),
             "last_play": last_play,
+            "revealed": self._revealed(game, m),
+            "went_out": state.went_out if m.stage in ("reveal", "summary", "over") else None,
         }
+
+    @staticmethod
+    def _revealed(game: Game, m: Moment) -> list[int | None] | None:
+        """During the reveal, each seat's points once known (its tiles shown and PASS
+        pressed, or none left), else None; None outside the reveal."""
+        if m.stage != "reveal":
+            return None
+        blank = int(str(game.option("double_blank")))
+        state = m.state
+        return [
+            None if e in state.awaiting_reveal
+            else sum(t.score(blank) for t in (m.shown[e] if m.shown else ()))
+            for e in range(game.players)
+        ]
 
     def _lobby_view(self) -> dict[str, Any]:
         options = Options.from_json(self._rules)
+        # Until two have joined, the set is the one the whole table would be dealt.
+        players = len(self._joined) if len(self._joined) >= 2 else len(self._config.seats)
         try:
-            set_size = options.deal_for(max(2, len(self._joined)))[0]
+            set_size = options.deal_for(players)[0]
         except RulesError:
             set_size = options.set or 12
         rounds = options.rounds
@@ -166,6 +184,8 @@ class PublicView:
             "ranking": None,
             "readers": self._pads.views(),
             "last_play": None,
+            "revealed": None,
+            "went_out": None,
         }
 
     @staticmethod

@@ -4,9 +4,9 @@ nfcpy's own driver (nfc/clf/pn532.py and pn53x.py) runs as it is: its HSU start-
 (ten zero bytes as wake-up, GetFirmwareVersion, SAMConfiguration, SetSerialBaudRate to
 the fastest speed the tty takes), its device set-up (Diagnose line test in an extended
 frame, SetParameters, RFConfiguration of every analog item, ReadRegister and
-WriteRegister) and its sense of a type A tag. Adafruit's CircuitPython driver needs
-CircuitPython's `busio`, so the bytes it sends are replayed as adafruit_pn532/uart.py
-and adafruit_pn532.py build them.
+WriteRegister) and its sense of a type A tag. Adafruit's CircuitPython driver
+(adafruit_pn532/uart.py, with Blinka standing in for CircuitPython) runs on a pyserial
+port as its own examples do on Linux.
 """
 
 from __future__ import annotations
@@ -54,67 +54,30 @@ def test_nfcpy_s_own_driver_finds_the_fake_chip_senses_a_tag_and_puts_it_to_slee
     assert chip.asleep and chip.baudrate == 115200
 
 
-def adafruit_frame(data: bytes) -> bytes:
-    """adafruit_pn532.py `_write_frame`: preamble, start code, LEN, LCS, data, DCS,
-    postamble; its DCS is the complement of the sum including the start code."""
-    frame = bytearray([0x00, 0x00, 0xFF, len(data) & 0xFF, (~len(data) + 1) & 0xFF]) + data
-    frame += bytes([~(0x00 + 0x00 + 0xFF + sum(data)) & 0xFF, 0x00])
-    return bytes(frame)
-
-
-class AdafruitHost:
-    """The UART side of adafruit_pn532: `_write_data` empties the input buffer first,
-    `send_command` reads six bytes and wants the ACK, `_read_frame` reads LEN + 7."""
-
-    WAKEUP = b"\x55\x55" + bytes(15)  # PN532_UART._wakeup, then SAM_configuration
-
-    def __init__(self, port: serial.Serial) -> None:
-        self.port = port
-
-    def call(self, command: int, params: bytes = b"", response_length: int = 0) -> bytes:
-        self.port.reset_input_buffer()
-        self.port.write(adafruit_frame(bytes([0xD4, command]) + params))
-        assert self._wait() and self.port.read(6) == ACK
-        assert self._wait()
-        response = self.port.read(response_length + 2 + 7)
-        [info] = Framer().feed(response + b"\x00")
-        assert isinstance(info, Info) and info.payload[0] == command + 1
-        return info.payload[1:]
-
-    def _wait(self, timeout: float = 1.0) -> bool:  # PN532_UART._wait_ready
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.port.in_waiting:
-                return True
-            time.sleep(0.01)
-        return False
-
-
-def test_adafruit_s_byte_sequences_wake_set_up_read_a_tag_and_power_down_the_fake(cable, chip):
+def test_adafruit_s_own_driver_wakes_the_fake_reads_a_tag_and_puts_it_to_sleep(cable, chip):
+    # adafruit_pn532/uart.py as shipped, on a pyserial port (its examples' way on Linux):
+    # the wake-up and SAMConfiguration in __init__, GetFirmwareVersion,
+    # InListPassiveTarget for one card, PowerDown, and the wake-up it sends itself after.
+    adafruit_uart = pytest.importorskip(
+        "adafruit_pn532.uart", reason="adafruit-circuitpython-pn532 (and Blinka) not installed")
     port = serial.serial_for_url(str(cable.path), baudrate=115200, timeout=0.1)
-    host = AdafruitHost(port)
     try:
-        # PN532.__init__: reset() -> _wakeup() -> SAM_configuration(), firmware_version.
-        port.write(host.WAKEUP)
-        assert host.call(0x14, bytes([0x01, 0x14, 0x01])) == b""
-        assert host.call(0x02, response_length=4) == bytes([0x32, 0x01, 0x06, 0x07])
-        # read_passive_target: InListPassiveTarget for one card at 106 kbps type A.
+        driver = adafruit_uart.PN532_UART(port)
+        assert driver.firmware_version == (0x32, 0x01, 0x06, 0x07)
+        driver.SAM_configuration()
+        assert driver.read_passive_target(timeout=0.5) is None  # an empty pad
         chip.place(UID)
-        answer = host.call(0x4A, bytes([0x01, 0x00]), response_length=30)
-        # get_passive_target: one card, NFCIDLength at 5, the UID after it.
-        assert answer[0] == 1 and answer[6 : 6 + answer[5]].hex().upper() == UID
-        # power_down: PowerDown waking on I2C, SPI and HSU.
-        assert host.call(0x16, bytes([0xB0, 0x00])) == b"\x00"
+        assert bytes(driver.read_passive_target(timeout=1)).hex().upper() == UID
+        chip.lift(UID)
+        assert driver.read_passive_target(timeout=0.5) is None
+        assert driver.power_down()
         assert chip.asleep
-        # Asleep, a command is lost; after the wake-up (low_power) it is answered.
-        port.reset_input_buffer()
-        port.write(adafruit_frame(bytes([0xD4, 0x02])))
-        time.sleep(0.2)
-        assert port.in_waiting == 0
-        port.write(host.WAKEUP)
-        assert host.call(0x14, bytes([0x01, 0x14, 0x01])) == b""
+        chip.place("11223344")
+        assert bytes(driver.read_passive_target(timeout=1)).hex().upper() == "11223344"
+        assert not chip.asleep
     finally:
         port.close()
+    assert {0x02, 0x14, 0x16, 0x4A} <= set(chip.commands)
 
 
 def test_the_fake_chip_refuses_what_a_real_one_refuses(cable, chip):

@@ -106,30 +106,24 @@ def substitute(value: str, device: Device) -> str:
 
 
 def _own_value(term: Term, device: Device) -> str:
-    node = device.chain[0]
     if term.key == "ACTION":
         return device.action
-    if term.key == "KERNEL":
-        return node.kernel
-    if term.key == "SUBSYSTEM":
-        return node.subsystem
-    if term.key == "DRIVER":
-        return node.driver
     if term.key == "ENV":
         return device.env.get(term.attr or "", "")
-    if term.key == "ATTR":
-        return node.attrs.get(term.attr or "", "")
+    if term.key in ("KERNEL", "SUBSYSTEM", "DRIVER", "ATTR"):
+        # The device's own KERNEL, ... are what KERNELS, ... read on its first node.
+        return _node_value(term.key + "S", term.attr, device.chain[0]) or ""
     raise RuleSyntaxError(f"cannot match {term.key}")
 
 
-def _node_value(term: Term, node: Node) -> str | None:
-    if term.key == "KERNELS":
+def _node_value(key: str, attr: str | None, node: Node) -> str | None:
+    if key == "KERNELS":
         return node.kernel
-    if term.key == "SUBSYSTEMS":
+    if key == "SUBSYSTEMS":
         return node.subsystem
-    if term.key == "DRIVERS":
+    if key == "DRIVERS":
         return node.driver
-    return node.attrs.get(term.attr or "")  # ATTRS: an absent attribute never matches
+    return node.attrs.get(attr or "")  # ATTRS: an absent attribute never matches
 
 
 def _matches(rule: Rule, device: Device) -> bool:
@@ -141,7 +135,7 @@ def _matches(rule: Rule, device: Device) -> bool:
     if not parent:
         return True
     for node in device.chain:
-        values = [(_node_value(t, node), t) for t in parent]
+        values = [(_node_value(t.key, t.attr, node), t) for t in parent]
         if all(v is not None and glob(t.value, v) == (t.op == "==") for v, t in values):
             return True
     return False

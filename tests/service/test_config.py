@@ -382,3 +382,18 @@ def test_check_config_names_an_unknown_language_code(tmp_path, capsys):
         f'{path}: seats[2].language: expected {codes}, got "klingon"',
         f'{path}: display.wall.language: expected {codes}, got "FA"',
     ]
+
+
+def test_check_config_warns_of_a_table_screen_too_small_to_read(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    text = example_config("table-4").read_text(encoding="utf-8")
+    assert "width = 1280\nheight = 800" in text
+    path.write_text(text.replace("width = 1280\nheight = 800", "width = 800\nheight = 480"),
+                    encoding="utf-8")
+    assert main(["check-config", str(path)]) == 0  # a warning, not an error
+    out = capsys.readouterr().out
+    [warning] = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert warning == (
+        "warning: [display.table] is 800x480: the table screen needs at least 1280x720 and "
+        "refuses to start on a smaller one (the wall screen works on it)"
+    )

@@ -198,6 +198,15 @@ def test_the_device_tree_revision_is_read_first(table):
     assert "board revision d04170: Raspberry Pi 5B rev 1.0" in texts(table.findings())
 
 
+def test_an_overvolted_boards_revision_is_read_as_gpiozero_reads_it(table):
+    # gpiozero drops the warranty bit's "100" prefix from the device tree's revision as
+    # from /proc/cpuinfo's: 0x1000002 is the Model B revision 2.
+    dt = table.machine.proc / "device-tree" / "system"
+    dt.mkdir(parents=True)
+    (dt / "linux,revision").write_bytes(bytes.fromhex("01000002"))
+    assert "board revision 2: Raspberry Pi" in texts(table.findings())
+
+
 def test_a_laptop_without_a_pi_revision_needs_the_mock_factory(table):
     (table.machine.proc / "cpuinfo").write_text("processor\t: 0\nmodel name\t: x86\n")
     assert texts(table.failures()) == ""
