@@ -17,7 +17,8 @@ def render(surface: pygame.Surface, socket_path: str, lang: str | None = None) -
     surface.fill(theme.FELT_DARK)
     text.draw(surface, text.fit(say(message("screen.waiting_table"), lang),
                                 (width // 10, height // 3, width * 8 // 10, height // 5),
-                                max_size=160, min_size=12, colour=theme.INK))
-    text.draw(surface, text.fit(say(message("screen.connecting", text=socket_path), lang),
+                                max_size=160, min_size=12, colour=theme.INK, lang=lang))
+    where = text.isolated(socket_path, lang)  # a path keeps its slashes in any sentence
+    text.draw(surface, text.fit(say(message("screen.connecting", text=where), lang),
                                 (width // 10, height * 3 // 5, width * 8 // 10, height // 12),
-                                max_size=60, min_size=10, colour=theme.INK_DIM))
+                                max_size=60, min_size=10, colour=theme.INK_DIM, lang=lang))

@@ -99,7 +99,7 @@ def test_a_name_in_the_hub_keeps_its_own_count_beside_it(view):
     [prompt] = [t for t in lay.texts if "PASS" in _reading(t)]
     seen = shaping.shown(_reading(prompt), prompt.rtl)
     # Read left to right: the name (its letters reversed on screen), then its own 0/8.
-    assert "فرشته"[::-1] + "\u200e 0/8" in seen
+    assert "فرشته"[::-1] + "\u200f\u200e 0/8" in seen
 
 
 def _inside(box: tuple[int, int, int, int], rect: tuple[int, int, int, int]) -> bool:
