@@ -789,9 +789,16 @@ def _hub(
             right = ("" if view["phase"] == "lobby"
                      else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
             half = (inner_w - pad) // 2
-            texts.append(fit(left, box(pad, y, half, h), theme.INK, 56, align="left"))
-            texts.append(fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
-                             theme.INK_DIM, 56, align="right"))
+            first, second = (pad, y, half, h), (2 * pad + half, y, inner_w - half - pad, h)
+            if text.reads_rtl(lang):
+                # Mirrored as the reader reads: the round at the right, the boneyard at
+                # the left (unmirrored, the two met mid-hub as one phrase).
+                first, second = (rw - pad - half, y, half, h), (pad, y, second[2], h)
+            # One size for both, so neither reads as the headline.
+            size = min(fit(left, box(*first), theme.INK, 56).size,
+                       fit(right, box(*second), theme.INK_DIM, 56).size)
+            texts.append(fit(left, box(*first), theme.INK, size, align="left"))
+            texts.append(fit(right, box(*second), theme.INK_DIM, size, align="right"))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]

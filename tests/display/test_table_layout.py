@@ -383,3 +383,28 @@ def test_no_panel_text_is_cut_short(seats, size, lang, view):
     written = {" ".join(t.lines) for t in lay.texts}
     for seat in sample["seats"]:
         assert seat["name"] in written, f"{seat['name']!r} is not written whole"
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar"])
+def test_the_hubs_round_and_boneyard_read_in_their_readers_order(lang, view):
+    """The round comes first as its reader reads (left in English, right in Persian and
+    Arabic), the boneyard last, at one size: unmirrored, a Persian hub put the boneyard
+    first, in larger type, run into the round as one phrase."""
+    from firmware_py.render import render
+
+    sample = view("summary_8")
+    sample["turn"] = 0  # the hub upright, facing the bottom seat
+    sample["seats"][0]["language"] = lang
+    lay = layout(sample, (1280, 800))
+    assert lay.hub_angle == 0
+    said_round = render({"id": "screen.round_of", "args": {"round": sample["round"],
+                                                           "rounds": sample["rounds"]}}, lang)
+    said_boneyard = render({"id": "screen.boneyard", "args": {"count": sample["boneyard"]}},
+                           lang)
+    (rnd,) = [t for t in lay.texts if t.lines == (said_round,)]
+    (bone,) = [t for t in lay.texts if t.lines == (said_boneyard,)]
+    assert rnd.size == bone.size
+    if lang == "en":
+        assert rnd.box[0] < bone.box[0]
+    else:
+        assert rnd.box[0] > bone.box[0]
