@@ -16,6 +16,9 @@ class BuildWithCatalogues(build_py):
         from firmware_py.catalogues import compile_all
 
         compile_all()
+        # The package's data files are listed lazily: drop a list made before the .mo
+        # files were there.
+        self.__dict__.pop("data_files", None)
         super().run()
 
 

@@ -22,7 +22,7 @@ from typing import Protocol
 
 import pygame
 
-from display import DisplayError, table_screen, waiting_screen, wall_screen
+from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
 from display.feed import ViewFeed
 from display.views import View, load_view
 from firmware_py.render import languages
@@ -171,7 +171,7 @@ class Follower:
             self.sink.show(f"{news['seq']:06d}")
         elif not self.feed.connected and not self.waiting_shown:
             self.view = None
-            waiting_screen.render(self.sink.surface, self.feed.path)
+            waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
             self.sink.show("waiting")
             self.waiting_shown = True
         elif pulsing:
@@ -198,9 +198,12 @@ def in_language(view: View, screen: str, lang: str | None) -> View:
 def configure_display(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--view", choices=sorted(RENDERERS), default="table",
                         help="which screen to show (default: table)")
-    parser.add_argument("--socket", default=os.environ.get("ROUNDHOUSE_SOCKET", DEFAULT_SOCKET),
-                        help="the service's view socket (default: $ROUNDHOUSE_SOCKET or "
-                        f"{DEFAULT_SOCKET})")
+    parser.add_argument("--socket", default=None,
+                        help="the service's view socket (default: the --config file's, else "
+                        f"$ROUNDHOUSE_SOCKET, else {DEFAULT_SOCKET})")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="the table's configuration (`roundhouse run --config FILE`): "
+                        "follow the socket it names")
     parser.add_argument("--size", type=str, help="window or picture size, e.g. 1920x1080")
     parser.add_argument("--fullscreen", action="store_true", help="fill the whole screen")
     parser.add_argument("--screen", type=int,
@@ -218,7 +221,19 @@ def configure_display(parser: argparse.ArgumentParser) -> None:
                         help="follow the service without a window: one PNG per new view")
 
 
+def check_size(view: str, size: tuple[int, int]) -> None:
+    """The table screen is read from every seat: refused on a screen too small for it."""
+    if view == "table" and not table_layout.fits_table(size):
+        w, h = table_layout.MIN_SIZE
+        raise ScreenError(
+            f"the table screen needs at least {w}x{h} to be read from every seat; this "
+            f"screen is {size[0]}x{size[1]}. Use a larger screen for the table (the wall "
+            "screen works on this one)"
+        )
+
+
 def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
+    check_size(args.view, size)
     view = in_language(load_view(args.from_file), args.view, args.lang)
     surface = pygame.Surface(size)
     RENDERERS[args.view](surface, view)
@@ -229,11 +244,28 @@ def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
 def _show_file(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     view = in_language(load_view(args.from_file), args.view, args.lang)
     sink = WindowSink(size, args.fullscreen, args.screen)
+    check_size(args.view, sink.surface.get_size())
     RENDERERS[args.view](sink.surface, view)
     sink.show("view")
     while sink.events():
         time.sleep(IDLE_WAKE)
     return 0
+
+
+def _socket(args: argparse.Namespace) -> str:
+    """The socket to follow: as given, else the configuration's, else the default."""
+    if args.socket is not None:
+        if args.config is not None:
+            raise UsageError("give --socket or --config, not both")
+        return str(args.socket)
+    if args.config is not None:
+        from firmware_py.config import ConfigError, load_config
+
+        try:
+            return str(load_config(args.config).socket)
+        except ConfigError as exc:
+            raise UsageError(f"--config {args.config}: {'; '.join(exc.problems)}") from None
+    return os.environ.get("ROUNDHOUSE_SOCKET", DEFAULT_SOCKET)
 
 
 def run_display(args: argparse.Namespace) -> int:
@@ -247,12 +279,13 @@ def run_display(args: argparse.Namespace) -> int:
             return _screenshot(args, size or (1920, 1080))
         if args.from_file:
             return _show_file(args, size)
-        feed = ViewFeed(args.socket)
+        feed = ViewFeed(_socket(args))
         sink: Sink
         if args.frames:
             sink = FrameSink(args.frames, size or (1920, 1080), args.view)
         else:
             sink = WindowSink(size, args.fullscreen, args.screen)
+        check_size(args.view, sink.surface.get_size())
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
                      lang=args.lang).run()

@@ -7,9 +7,9 @@ in it must therefore be cut up here first:
 1. The line (already broken, in logical order) is put in display order with
    python-bidi (the Unicode Bidirectional Algorithm), in the direction of the reader's
    language, so "Ali 34" inside a Persian line stays "Ali 34".
-2. The display-order line is cut into runs. A run of right-to-left letters (with the
-   spaces and joiners between them) is turned back into logical order and shaped right to
-   left, so its letters join; everything else is shaped left to right, one run per script.
+2. The display-order line is cut into runs. Each stretch at a right-to-left level is
+   turned back into logical order and shaped right to left, so its letters join;
+   everything else is shaped left to right, one run per script.
 3. Each run gets the first font of its script's chain that has all its letters (a Telugu
    name on an English wall, a Latin name in a Persian sentence); a run no single font
    covers is written letter by letter, each in the first font that has it.
@@ -107,8 +107,8 @@ def script_of(char: str) -> str:
     code = ord(char)
     for low, high, script in _BLOCKS:
         if low <= code <= high:
-            # Arabic's own digits and punctuation are shaped with its font, but left to right
-            # where they stand (the bidi classes decide direction, not the script).
+            # Arabic's own digits and punctuation too: written in its font, in the direction
+            # the bidi levels give them (the digits left to right).
             return script
     if unicodedata.category(char)[0] in "LM":
         return "Latn"

@@ -116,11 +116,18 @@ class TableLayout:
     notice_boxes: tuple[tuple[Rect, str], ...]  # hub boxes painted behind loud texts
 
 
-def distribute(seats: int, width: int, height: int) -> dict[str, list[int | str]]:
+# The table the seats sit around, its long sides at the top and bottom of the screen
+# (as on a full-HD screen). Where a seat sits follows from its number alone, not the size
+# of the screen, so the same seat is in the same place at every resolution.
+TABLE_SHAPE = (16, 9)
+
+
+def distribute(seats: int) -> dict[str, list[int | str]]:
     """Which lanes sit on which side, each side listed in clockwise order.
 
-    Seats go where a side has the most room per seat; the Mexican train then takes the
-    roomiest side, after that side's seats."""
+    Seats go where a side of the table has the most room per seat; the Mexican train
+    then takes the roomiest side, after that side's seats."""
+    width, height = TABLE_SHAPE
     length = {"bottom": width, "top": width, "left": height, "right": height}
     count = dict.fromkeys(SIDES, 0)
     for _ in range(seats):
@@ -137,6 +144,34 @@ def distribute(seats: int, width: int, height: int) -> dict[str, list[int | str]
     return order
 
 
+def text_floor(seats: int, size: tuple[int, int]) -> int:
+    """The smallest type of the table screen for `seats` seats on a screen of `size`:
+    a share of the screen's short side, a little less for a crowded table."""
+    return max(MIN_TEXT, round(min(size) * (0.02 if seats < COMPACT_FROM else 0.017)))
+
+
+def loud_floor(seats: int, size: tuple[int, int]) -> int:
+    """The smallest type of a seat's tile count and state (YOUR TURN, ONE TILE!)."""
+    return round(text_floor(seats, size) * 1.4)
+
+
+def mark_floor(size: tuple[int, int]) -> int:
+    """The smallest diameter of a pending double's disc and of an open train's token."""
+    return max(16, min(size) // 30)
+
+
+# The smallest screen for the table: the smallest common one on which the floor of a
+# table of 14 (1.7% of the short side) is still MIN_TEXT, not less. The display refuses
+# to start the table screen on a smaller one (the wall screen has no such limit).
+MIN_SIZE = (1280, 720)
+
+
+def fits_table(size: tuple[int, int]) -> bool:
+    """Whether the table screen can be read from every seat on a screen of `size`
+    (either way up)."""
+    return min(size) >= min(MIN_SIZE) and max(size) >= max(MIN_SIZE)
+
+
 def reading_size(box: Rect, angle: int) -> tuple[int, int]:
     return (box[3], box[2]) if angle in (90, 270) else (box[2], box[3])
 
@@ -149,12 +184,19 @@ class _Strip:
     panel: Rect
 
 
-def _split(start: int, total: int, parts: int, gap: int) -> list[tuple[int, int]]:
-    """`parts` equal spans of [start, start + total) with `gap` between them."""
-    if parts == 0:
+def _split(start: int, total: int, keys: list[int | str], gap: int) -> list[tuple[int, int]]:
+    """One span of [start, start + total) per key with `gap` between them; the Mexican
+    train's label needs less room than a seat's panel."""
+    if not keys:
         return []
-    each = (total - gap * (parts - 1)) // parts
-    return [(start + i * (each + gap), each) for i in range(parts)]
+    weights = [0.6 if k == MEXICAN and len(keys) > 1 else 1.0 for k in keys]
+    room = total - gap * (len(keys) - 1)
+    spans, at = [], start
+    for i, w in enumerate(weights):
+        each = int(room * w / sum(weights)) if i < len(keys) - 1 else start + total - at
+        spans.append((at, each))
+        at += each + gap
+    return spans
 
 
 def _strips(
@@ -163,7 +205,10 @@ def _strips(
     """The hub, each lane with its panel, and the spacing of the rails: the top and
     bottom seats share the full width, the side seats the band beside the hub."""
     m = max(3, min(width, height) // 120)
-    panel = max(30, round(min(width, height) * (0.07 if compact else 0.085)))
+    short_side = min(width, height)
+    panel = max(30, round(short_side * (0.095 if compact else 0.105)))
+    # The side panels are short along their edge: they get depth instead.
+    side_panel = max(panel, round(short_side * 0.13))
     b, l_, t, r = (len(order[s]) for s in SIDES)
     rail_step = max(3, m)
     corridor_b = rail_step * (b // 2 + 2) if b else 0
@@ -191,9 +236,9 @@ def _strips(
     # Each train's first column is the one nearest the hub; it fills away from there.
     for side, (y0, h) in (("bottom", (height - m - bottom_h, bottom_h)), ("top", (m, top_h))):
         keys = order[side]
-        spans = _split(m, width - 2 * m, len(keys), m)
+        # Clockwise along the bottom edge runs right to left.
+        spans = _split(m, width - 2 * m, keys[::-1] if side == "bottom" else keys, m)
         if side == "bottom":
-            # Clockwise along the bottom edge runs right to left.
             spans = spans[::-1]
         for key, (x, w) in zip(keys, spans, strict=True):
             lane_h = h - panel - m
@@ -208,18 +253,18 @@ def _strips(
     band_cy = band_y0 + band_h // 2
     for side in ("left", "right"):
         keys = order[side]
-        spans = _split(band_y0, band_h, len(keys), m)
+        # Clockwise up the left edge runs bottom to top.
+        spans = _split(band_y0, band_h, keys[::-1] if side == "left" else keys, m)
         if side == "left":
-            # Clockwise up the left edge runs bottom to top.
             spans = spans[::-1]
         for key, (y, h) in zip(keys, spans, strict=True):
             if side == "left":
-                panel_rect = (m, y, panel, h)
-                lane_rect = (m + panel + m, y, hub[0] - 2 * m - panel - m, h)
+                panel_rect = (m, y, side_panel, h)
+                lane_rect = (m + side_panel + m, y, hub[0] - 2 * m - side_panel - m, h)
             else:
                 lane_x = hub[0] + hub_w + m
-                lane_rect = (lane_x, y, width - m - panel - m - lane_x, h)
-                panel_rect = (width - m - panel, y, panel, h)
+                lane_rect = (lane_x, y, width - m - side_panel - m - lane_x, h)
+                panel_rect = (width - m - side_panel, y, side_panel, h)
             frame = LaneFrame(lane_rect, FLOW[side], y + h // 2 < band_cy)
             strips.append(_Strip(key, side, frame, panel_rect))
     return hub, strips, rail_step
@@ -272,16 +317,18 @@ def _seat_state(view: View, seat: int) -> str:
     return "normal"
 
 
-def _marker_hint(info: dict[str, Any]) -> str | None:
-    sensed = info.get("marker_sensed")
-    if sensed is None:
-        return None
-    expected = bool(info.get("marker_expected"))
-    if expected and not sensed:
-        return "screen.marker_out"
-    if sensed and not expected:
-        return "screen.marker_back"
-    return None
+def _names(view: View, lang: str) -> list[str]:
+    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
+    sentence's direction, so a number after a name stays in the sentence's order."""
+    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
+
+
+def _language(view: View, seat: object) -> str:
+    """The language of a seat's reader, or the table's for no seat."""
+    seats = view["seats"]
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return str(seats[seat].get("language") or view.get("language") or "en")
+    return str(view.get("language") or "en")
 
 
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
@@ -290,14 +337,30 @@ def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     return render(message(message_id, **args), lang, _names(view, lang))
 
 
+def seat_notes(view: View, seat: int) -> list[str]:
+    """What concerns one seat alone, written in its own panel in its own language: the
+    table's alerts for it (its marker to put out or take back, its pad's reader offline)
+    and a move of its that was refused while another seat is to act. A seat down to one
+    tile shows ONE TILE! instead of its alert."""
+    lang = _language(view, seat)
+    names = _names(view, lang)
+    notes = [render(alert["message"], lang, names) for alert in view.get("alerts") or []
+             if alert.get("seat") == seat and alert["message"]["id"] != "alert.one_tile"]
+    rejection = view.get("rejection")
+    if rejection and rejection.get("seat") == seat and view.get("turn") != seat:
+        notes.append(render(rejection["message"], lang, names))
+    return notes
+
+
 def _panel_texts(
-    view: View, strip: _Strip, state: str, colour: theme.Colour
+    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int
 ) -> list[Text]:
+    """A seat's name, its tiles in hand and its state in the largest type (the count and
+    YOUR TURN / ONE TILE! are what matter mid-round), its points smaller, and what
+    concerns that seat alone; all facing the seat."""
     angle = SIDE_ANGLE[strip.side]
     rw, rh = reading_size(strip.panel, angle)
-    pad = max(2, rh // 12)
-    top_h = (rh - 2 * pad) * 11 // 20
-    low_h = rh - 2 * pad - top_h
+    pad = max(2, rh // 14)
     loud = state in ("turn", "one_tile")
     ink = theme.DARK_INK if state == "turn" else theme.INK
     lang = _language(view, None if strip.key == MEXICAN else int(strip.key))
@@ -307,14 +370,22 @@ def _panel_texts(
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
         return to_screen(strip.panel, angle, (rw - lx - lw if rtl else lx, ly, lw, lh))
 
+    def fit(words: str, local: Rect, colour: theme.Colour, *, cap: int = 90,
+            least: int = floor, align: str = "left", lines: int = 1) -> Text:
+        return text.fit(words, box(*local), max_size=max(cap, least), min_size=least,
+                        angle=angle, colour=colour, align=align, max_lines=lines, lang=lang)
+
+    inner_w, inner_h = rw - 2 * pad, rh - 2 * pad
     if strip.key == MEXICAN:
+        top = inner_h * 11 // 20
+        title = _say(view, None, "screen.mexican_title")
+        if rw < 2.6 * rh:  # a short panel: the title on two lines, and nothing else
+            return [fit(title, (pad, pad, inner_w, inner_h), theme.INK, cap=80,
+                        align="center", lines=2)]
         return [
-            text.fit(_say(view, None, "screen.mexican_title"), box(pad, pad, rw - 2 * pad, top_h),
-                     max_size=80, min_size=MIN_TEXT, angle=angle, colour=theme.INK, lang=lang),
-            text.fit(_say(view, None, "screen.open_to_all"),
-                     box(pad, pad + top_h, rw - 2 * pad, low_h),
-                     max_size=60, min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                     lang=lang),
+            fit(title, (pad, pad, inner_w, top), theme.INK, cap=80, align="center"),
+            fit(_say(view, None, "screen.open_to_all"), (pad, pad + top, inner_w,
+                inner_h - top), theme.INK_DIM, cap=60, align="center"),
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
@@ -322,41 +393,67 @@ def _panel_texts(
     def say(message_id: str, **args: Any) -> str:
         return _say(view, seat, message_id, **args)
 
-    left_w = (rw - 3 * pad) * 62 // 100
-    right_w = rw - 3 * pad - left_w
-    out = [
-        text.fit(info["name"], box(pad, pad, left_w, top_h), max_size=90, min_size=MIN_TEXT,
-                 angle=angle, colour=ink if loud else colour, align="left", lang=lang),
-    ]
-    if state == "empty":
-        out.append(text.fit(say("screen.empty_seat"), box(pad, pad + top_h, rw - 2 * pad, low_h),
-                            max_size=60, min_size=MIN_TEXT, angle=angle,
-                            colour=theme.INK_DIM, align="left", lang=lang))
-        return out
-    hand = say("screen.tiles", n=info["hand"])
-    if view["phase"] != "lobby":
-        out.append(text.fit(hand, box(2 * pad + left_w, pad, right_w, top_h), max_size=80,
-                            min_size=MIN_TEXT, angle=angle, colour=ink, align="right", lang=lang))
-    hint = _marker_hint(info)
+    name_colour = ink if loud else colour
+    notes = seat_notes(view, seat)
     if state == "one_tile":
         status, status_colour = say("screen.one_tile"), theme.INK
     elif state == "turn":
         status, status_colour = say("screen.your_turn"), ink
-    elif hint:
-        status, status_colour = say(hint), theme.GOLD
     elif view["phase"] == "lobby":
-        status, status_colour = say("screen.joined"), theme.INK_DIM
+        status = say("screen.empty_seat" if state == "empty" else "screen.joined")
+        status_colour = theme.INK_DIM
     else:
         status, status_colour = "", ink
-    if status:
-        out.append(text.fit(status, box(pad, pad + top_h, left_w, low_h), max_size=90,
-                            min_size=MIN_TEXT, angle=angle, colour=status_colour,
-                            align="left", lang=lang))
-    if view["phase"] != "lobby":
-        out.append(text.fit(say("screen.points", n=info.get("total", 0)),
-                            box(2 * pad + left_w, pad + top_h,
-                            right_w, low_h), max_size=70, min_size=MIN_TEXT, angle=angle,
-                            colour=ink if loud else theme.INK_DIM, align="right", lang=lang))
+    note = "  ·  ".join(notes)
+    in_game = view["phase"] != "lobby" and state != "empty"
+    hand = say("screen.tiles", n=info["hand"])
+    wide = rw >= 2.6 * rh
+    out: list[Text] = []
+    if wide:
+        # Name | tiles in hand, above state | points.
+        left_w = (inner_w - pad) * 56 // 100
+        right_w = inner_w - pad - left_w
+        top_h = inner_h * 48 // 100
+        low_h = inner_h - top_h
+        rx = pad + left_w + pad
+        count_box = (rx, pad, right_w, top_h)
+        state_box = (pad, pad + top_h, left_w, low_h)
+        points_box: Rect | None = (rx, pad + top_h, right_w, low_h)
+        name_box = (pad, pad, left_w, top_h)
+    else:
+        # Name, then tiles in hand, then the state (or else the points), each a row of
+        # its own across the whole panel.
+        name_h, count_h = inner_h * 30 // 100, inner_h * 38 // 100
+        name_box = (pad, pad, inner_w, name_h)
+        count_box = (pad, pad + name_h, inner_w, count_h)
+        state_box = (pad, pad + name_h + count_h, inner_w, inner_h - name_h - count_h)
+        points_box = state_box
+        if note or status:
+            # The state takes the points' row: they go beside the name.
+            name_w = (inner_w - pad) * 60 // 100
+            name_box = (pad, pad, name_w, name_h)
+            points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
+    count = fit(hand, count_box, ink, cap=110, least=loud_min,
+                align="left" if not wide else "right") if in_game else None
+    big = count.size if count else 90
+    shown: Text | None = None
+    if note:
+        # What concerns this seat is what it must read first; its panel still glows.
+        shown = fit(note, state_box, theme.INK if loud else theme.GOLD, cap=big, lines=2)
+    elif status:
+        shown = fit(status, state_box, status_colour, cap=110,
+                    least=loud_min if loud else floor)
+    # The name is never larger than the count or the seat's state.
+    cap = min(big, shown.size) if shown is not None and loud else big
+    out.append(fit(info["name"], name_box, name_colour, cap=cap))
+    if count:
+        out.append(count)
+        if points_box is not None:
+            out.append(fit(say("screen.points", n=info.get("total", 0)), points_box,
+                           ink if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
+                           align="right" if wide or note or status else "left"))
+    if shown is not None:
+        out.append(shown)
     return out
 
 
@@ -373,6 +470,7 @@ def _place_flow(
     sizes: Sizes,
     pending: dict[tuple[str, int], int],
     newest: tuple[str, frozenset[int]] | None,
+    marks: int,
 ) -> tuple[list[TilePlace], list[MarkerPlace], list[ChipPlace], list[Badge]]:
     tiles: list[TilePlace] = []
     markers: list[MarkerPlace] = []
@@ -396,7 +494,7 @@ def _place_flow(
         tiles.append(TilePlace(rect, item.a, item.b, vertical, a_first, facing, train_id,
                                order, is_new))
         if order is not None:
-            badges.append(_badge(rect, frame.rect, order, sizes, facing))
+            badges.append(_badge(rect, frame.rect, order, sizes, facing, marks))
     return tiles, markers, chips, badges
 
 
@@ -405,8 +503,9 @@ def _inset(rect: Rect, d: int) -> Rect:
     return (x + d, y + d, max(1, w - 2 * d), max(1, h - 2 * d))
 
 
-def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int) -> Badge:
-    radius = max(9, sizes.short * 9 // 20)
+def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int,
+           least: int) -> Badge:
+    radius = max(least // 2, sizes.short * 9 // 20)
     x, y, w, _ = tile
     lx, ly, lw, lh = lane
     cx = min(max(x + w, lx + radius), lx + lw - radius)
@@ -468,7 +567,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     width, height = size
     seats = view["seats"]
     compact = len(seats) >= COMPACT_FROM
-    order = distribute(len(seats), width, height)
+    order = distribute(len(seats))
     hub, strips, rail_step = _strips(order, width, height, compact)
     trains = _trains_by_id(view)
     turn = view.get("turn")
@@ -481,8 +580,10 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         started = bool(train and (train["tiles"] or s.key != MEXICAN))
         leads[s.key] = bool(train and train.get("open") and started)
 
+    floor, loud_min = text_floor(len(seats), size), loud_floor(len(seats), size)
     s_max = _max_short(width, height)
-    s_floor = max(6, s_max // 2)
+    # Never so small that an open train's token (two short sides) falls under its floor.
+    s_floor = max(6, s_max // 2, -(-mark_floor(size) // 2))
     short = s_max
     for s in strips:
         lead = (Item("marker"),) if leads[s.key] else ()
@@ -514,7 +615,8 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
         flow = _lay_with_elision(s.lane, nodes[s.key], leads[s.key], sizes)
         train_id = str(s.key)
-        placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest)
+        placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest,
+                             mark_floor(size))
         tiles += placed[0]
         markers += placed[1]
         chips += placed[2]
@@ -527,7 +629,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour,
                                seat is not None and turn == seat))
         panels.append(PanelPlace(s.panel, seat, angle, state, colour))
-        texts += _panel_texts(view, s, state, colour)
+        texts += _panel_texts(view, s, state, colour, floor, loud_min)
 
     slots = _rail_slots(strips, starts, hub)
     # Before the first deal there is no train to lead to.
@@ -541,7 +643,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     for s in strips:
         if s.key == turn:
             hub_angle = SIDE_ANGLE[s.side]
-    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle)
+    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle, floor)
     return TableLayout(
         size=size,
         tile_short=short,
@@ -563,17 +665,21 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
 def _banner(view: View, seat: object) -> str | None:
     phase = view["phase"]
     seats = view["seats"]
+    prompt = view.get("prompt")
     if phase == "lobby":
         joined = sum(1 for s in seats if s.get("joined", True))
         return _say(view, seat, "screen.waiting", joined=joined, n=len(seats))
     if phase == "deal":
         engine = view.get("engine")
-        if engine and not view.get("engine_laid"):
+        set_aside = (view.get("options") or {}).get("engine") == "set_aside"
+        # Set aside, the engine is not looked for: the prompt asks to put it in the hub.
+        if engine and not view.get("engine_laid") and not set_aside:
             return _say(view, seat, "screen.looking_for", tile=engine)
         return _say(view, seat, "screen.dealing")
-    if phase == "round_over":
+    # The summary's and the final ranking's prompts say the round or game is over.
+    if phase == "round_over" and (view.get("revealed") is not None or not prompt):
         return _say(view, seat, "screen.round_over", round=view.get("round", 0))
-    if phase == "game_over":
+    if phase == "game_over" and not prompt:
         ranking = view.get("ranking") or []
         if ranking:
             return _say(view, seat, "screen.winner", seat=ranking[0])
@@ -581,42 +687,19 @@ def _banner(view: View, seat: object) -> str | None:
     return None
 
 
-def _names(view: View, lang: str) -> list[str]:
-    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
-    sentence's direction, so a number after a name stays in the sentence's order."""
-    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
-
-
-def _language(view: View, seat: object) -> str:
-    """The language of a seat's reader, or the table's for no seat."""
-    seats = view["seats"]
-    if isinstance(seat, int) and 0 <= seat < len(seats):
-        return str(seats[seat].get("language") or view.get("language") or "en")
-    return str(view.get("language") or "en")
-
-
 def _notices(view: View) -> list[str]:
-    said = []
-    for alert in view.get("alerts") or []:
-        lang = _language(view, alert.get("seat"))
-        said.append(render(alert["message"], lang, _names(view, lang)))
-    return said
-
-
-def _score_strip(view: View, lang: str) -> str | None:
-    if view["phase"] == "lobby":
-        return None
-    seats = view["seats"]
-    totals = view.get("totals") or [s.get("total", 0) for s in seats]
-    order = view.get("ranking") or range(len(seats))
-    return "  ".join(f"{text.isolated(seats[i]['name'], lang)} {text.numerals(totals[i], lang)}"
-                     for i in order)
+    """The table's alerts for no seat in particular (the Mexican train's reader)."""
+    lang = _language(view, None)
+    return [render(alert["message"], lang, _names(view, lang))
+            for alert in view.get("alerts") or [] if alert.get("seat") is None]
 
 
 def _hub(
-    view: View, hub: Rect, angle: int
+    view: View, hub: Rect, angle: int, floor: int
 ) -> tuple[TilePlace | None, list[Text], list[tuple[Rect, str]]]:
-    """The engine double and the hub's texts, turned to face the seat whose turn it is."""
+    """The engine double and what concerns the seat to act, turned to face it: the
+    round, the prompt, a move of its that was refused, the table's own notices. Each
+    seat's own news is in its panel, and the scores are on the panels and the wall."""
     rw, rh = reading_size(hub, angle)
     pad = max(4, min(rw, rh) // 30)
     inner_w = rw - 2 * pad
@@ -631,16 +714,18 @@ def _hub(
     if banner:
         rows.append(("banner", 1.3))
     if view.get("prompt"):
-        rows.append(("prompt", 1.8))
+        rows.append(("prompt", 2.2))
     rejection = view.get("rejection")
+    # A refused move of the seat to act, or of nobody the table can name, is the hub's;
+    # any other seat reads its own in its panel.
+    if rejection and rejection.get("seat") in range(len(view["seats"])) and (
+            rejection.get("seat") != view.get("turn")):
+        rejection = None
     if rejection:
         rows.append(("rejection", 1.8))
     notices = _notices(view)
     if notices:
-        rows.append(("notices", 2.0))
-    scores = _score_strip(view, lang)
-    if scores:
-        rows.append(("scores", 1.2))
+        rows.append(("notices", 1.2 * len(notices)))
     total = sum(w for _, w in rows)
     avail = rh - pad * (len(rows) + 1)
     y = pad
@@ -651,6 +736,11 @@ def _hub(
     def box(lx: int, ly: int, lw: int, lh: int) -> Rect:
         return to_screen(hub, angle, (lx, ly, lw, lh))
 
+    def fit(words: str, area: Rect, colour: theme.Colour, cap: int, lines: int = 1,
+            align: str = "center", speaks: str = lang) -> Text:
+        return text.fit(words, area, max_size=max(cap, floor), min_size=floor, angle=angle,
+                        colour=colour, max_lines=lines, align=align, lang=speaks)
+
     for name, weight in rows:
         h = int(avail * weight / total)
         if name == "header":
@@ -660,12 +750,9 @@ def _hub(
             right = ("" if view["phase"] == "lobby"
                      else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
             half = (inner_w - pad) // 2
-            texts.append(text.fit(left, box(pad, y, half, h), max_size=56, min_size=MIN_TEXT,
-                                  angle=angle, colour=theme.INK, align="left", lang=lang))
-            texts.append(text.fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
-                                  max_size=56,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  align="right", lang=lang))
+            texts.append(fit(left, box(pad, y, half, h), theme.INK, 56, align="left"))
+            texts.append(fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
+                             theme.INK_DIM, 56, align="right"))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]
@@ -675,36 +762,27 @@ def _hub(
                                      angle, "engine", None, False)
             if not view.get("engine_laid"):
                 engine_place = None
-                texts.append(text.fit(_say(view, facing, "screen.engine", tile=engine),
-                                      box(pad, y, inner_w, h), max_size=70,
-                                      min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                      lang=lang))
+                texts.append(fit(_say(view, facing, "screen.engine", tile=engine),
+                                 box(pad, y, inner_w, h), theme.INK_DIM, 70))
         elif name == "banner" and banner:
-            texts.append(text.fit(banner, box(pad, y, inner_w, h), max_size=80,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.GOLD, max_lines=2,
-                                  lang=lang))
+            texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
             said = render(view["prompt"], lang, _names(view, lang))
-            texts.append(text.fit(said, box(pad, y, inner_w, h), max_size=64,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK, max_lines=3,
-                                  lang=lang))
+            texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64, lines=3))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
             refused = _language(view, rejection.get("seat"))
             said = render(rejection["message"], refused, _names(view, refused))
-            texts.append(text.fit(said, _inset(area, pad // 2),
-                                  max_size=56, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.INK, max_lines=3, lang=refused))
+            texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3,
+                             speaks=refused))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))
-            texts.append(text.fit("  ·  ".join(notices), _inset(area, pad // 2),
-                                  max_size=48, min_size=MIN_TEXT, angle=angle,
-                                  colour=theme.DARK_INK, max_lines=3, lang=lang))
-        elif name == "scores" and scores:
-            texts.append(text.fit(scores, box(pad, y, inner_w, h), max_size=44,
-                                  min_size=MIN_TEXT, angle=angle, colour=theme.INK_DIM,
-                                  max_lines=4, lang=lang))
+            line_h = (area[3] if angle in (0, 180) else area[2]) // len(notices)
+            for k, notice in enumerate(notices):
+                local = (pad + pad // 2, y + k * line_h + pad // 4, inner_w - pad,
+                         line_h - pad // 2)
+                texts.append(fit(notice, box(*local), theme.DARK_INK, 48, lines=1))
         y += h + pad
     return engine_place, texts, boxes

@@ -30,16 +30,18 @@ def reads_rtl(lang: str | None) -> bool:
     return lang is not None and direction(lang) == "rtl"
 
 
-def isolated(name: str, lang: str | None) -> str:
-    """A name to set into a line of `lang`. A name written the other way round from the
-    line is closed with a mark of the line's direction (U+200E or U+200F, which draw as
-    nothing) so that a number after it stays with the line: "فرشته 4" in an English line
-    would otherwise read "4 فرشته" (the number joins the name's right-to-left run, rule W2
-    of the Bidirectional Algorithm)."""
+def isolated(item: str, lang: str | None) -> str:
+    """A name or a path to set into a sentence of `lang`. One written the other way round
+    from the sentence is wrapped in marks (U+200E, U+200F, which draw as nothing): of its
+    own direction on both sides, so its punctuation stays with it ("/run/x.sock" in a
+    Persian sentence keeps its leading slash), then one of the sentence's, so that a
+    number after it stays with the sentence ("فرشته 4" in an English line would otherwise
+    read "4 فرشته": rule W2 of the Bidirectional Algorithm)."""
     rtl = reads_rtl(lang)
-    if shaping.has_rtl(name) == rtl:
-        return name
-    return name + ("\u200f" if rtl else "\u200e")
+    if shaping.has_rtl(item) == rtl:
+        return item
+    own, sentence = ("\u200e", "\u200f") if rtl else ("\u200f", "\u200e")
+    return f"{own}{item}{own}{sentence}"
 
 
 def numerals(value: object, lang: str | None) -> str:

@@ -154,15 +154,17 @@ class Sizes:
         gap = max(2, short // 6)
         return Sizes(short, 2 * short, gap, 2 * short + gap)
 
+    # The marker token is as big as a double stood crosswise: an open train must be
+    # seen from the far side of the table.
     def along(self, item: Item) -> int:
         if item.kind == "tile":
             return self.short if item.double else self.long
-        return self.short if item.kind == "marker" else self.long
+        return self.long
 
     def across(self, item: Item) -> int:
         if item.kind == "tile":
             return self.long if item.double else self.short
-        return self.short if item.kind == "marker" else self.long
+        return self.long
 
 
 def _columns(frame: LaneFrame, sizes: Sizes) -> int:

@@ -1,18 +1,24 @@
-"""What a screen shows while the table service is away."""
+"""What a screen shows while the table service is away (in the screen's `--lang`, as
+it has no view to take a language from)."""
 
 from __future__ import annotations
 
 import pygame
 
 from display import text, theme
+from firmware_py.messages import message
+from firmware_py.render import DEFAULT_LANGUAGE
+from firmware_py.render import render as say
 
 
-def render(surface: pygame.Surface, socket_path: str) -> None:
+def render(surface: pygame.Surface, socket_path: str, lang: str | None = None) -> None:
     width, height = surface.get_size()
+    lang = lang or DEFAULT_LANGUAGE
     surface.fill(theme.FELT_DARK)
-    text.draw(surface, text.fit("Waiting for the table…", (width // 10, height // 3,
-                                width * 8 // 10, height // 5), max_size=160, min_size=12,
-                                colour=theme.INK))
-    text.draw(surface, text.fit(f"connecting to {socket_path}", (width // 10, height * 3 // 5,
-                                width * 8 // 10, height // 12), max_size=60, min_size=10,
-                                colour=theme.INK_DIM))
+    text.draw(surface, text.fit(say(message("screen.waiting_table"), lang),
+                                (width // 10, height // 3, width * 8 // 10, height // 5),
+                                max_size=160, min_size=12, colour=theme.INK, lang=lang))
+    where = text.isolated(socket_path, lang)  # a path keeps its slashes in any sentence
+    text.draw(surface, text.fit(say(message("screen.connecting", text=where), lang),
+                                (width // 10, height * 3 // 5, width * 8 // 10, height // 12),
+                                max_size=60, min_size=10, colour=theme.INK_DIM, lang=lang))

@@ -247,9 +247,11 @@ def configure_simulate(parser: argparse.ArgumentParser) -> None:
     # Every mistake is one line: argparse's own refusals would print the usage too, and
     # values are checked in run_simulate rather than by argparse for the same reason.
     parser.error = _refuse  # type: ignore[method-assign]
-    parser.add_argument("--games", metavar="N", help="how many games to play")
-    parser.add_argument("--players", metavar="P", help="seats at the table")
-    parser.add_argument("--rules", metavar="PRESET", help=f"one of: {', '.join(PRESETS)}")
+    parser.usage = "%(prog)s --games N --players P --rules PRESET [options]"
+    required = parser.add_argument_group("required options")
+    required.add_argument("--games", metavar="N", help="how many games to play")
+    required.add_argument("--players", metavar="P", help="seats at the table")
+    required.add_argument("--rules", metavar="PRESET", help=f"one of: {', '.join(PRESETS)}")
     parser.add_argument("--rounds", metavar="R", help="rounds per game (default: the preset's)")
     parser.add_argument("--set", metavar="N", help="play a double-N set (6, 9, 12, 15 or 18)")
     parser.add_argument(
@@ -286,6 +288,10 @@ class Simulation:
 
 
 def _simulation(args: argparse.Namespace) -> Simulation:
+    missing = [name for name, value in (("--games", args.games), ("--players", args.players),
+                                        ("--rules", args.rules)) if value is None]
+    if len(missing) > 1:
+        raise BotError(f"{' and '.join((', '.join(missing[:-1]), missing[-1]))} are required")
     games = _count(args.games, "--games", 1)
     players = _count(args.players, "--players", 1)
     if args.rules is None:

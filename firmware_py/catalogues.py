@@ -65,7 +65,7 @@ def read(path: Path) -> Catalog:
     from babel.messages.pofile import read_po
 
     with path.open("rb") as fp:
-        return read_po(fp, locale=path.stem)
+        return read_po(fp, locale=None if path.suffix == ".pot" else path.stem)
 
 
 def update() -> None:
@@ -73,8 +73,9 @@ def update() -> None:
     from babel.messages.pofile import write_po
 
     template = extract()
-    with TEMPLATE.open("wb") as fp:
-        write_po(fp, template, width=100, include_lineno=False)
+    if not TEMPLATE.is_file() or _messages(read(TEMPLATE)) != _messages(template):
+        with TEMPLATE.open("wb") as fp:
+            write_po(fp, template, width=100, include_lineno=False)
     for path in po_files():
         catalog = read(path)
         catalog.update(template, no_fuzzy_matching=True, update_creation_date=False)
@@ -106,10 +107,16 @@ def _key(message_id: object, context: str | None) -> tuple[str | None, str]:
     return context, str(singular)
 
 
+def _messages(catalog: Catalog) -> set[tuple[str | None, str]]:
+    return {(m.context, " | ".join(_ids(m.id))) for m in catalog if m.id}
+
+
 def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
     """What is wrong with the catalogues: each a line naming the file and the message."""
     template = extract()
     wanted = {_key(m.id, m.context): m for m in template if m.id}
+    if locale_dir == LOCALE_DIR and _messages(read(TEMPLATE)) != _messages(template):
+        yield f"{TEMPLATE.name}: out of date (run `python -m firmware_py.catalogues update`)"
     for path in po_files(locale_dir):
         catalog = read(path)
         name = path.name
@@ -122,7 +129,8 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
             if have is None:
                 yield f"{name}: {context}: missing (run `python -m firmware_py.catalogues update`)"
                 continue
-            strings = list(have.string) if isinstance(have.string, tuple | list) else [have.string]
+            raw = have.string
+            strings = [str(x or "") for x in (raw if isinstance(raw, tuple | list) else [raw])]
             if have.fuzzy or not all(strings):
                 yield f"{name}: {context}: not translated"
                 continue

@@ -524,9 +524,20 @@ def summary(config: Config) -> str:
                                      + ", ".join(f"{k}={v}" for k, v in config.rules.items()
                                                  if k != "preset")),
         f"hand mode: {config.hand_mode}",
+        f"languages: {_languages(config)}",
         f"database: {config.database}",
         f"view socket: {config.socket}",
     ])
+
+
+def _languages(config: Config) -> str:
+    """The table's language, then the seats and screens that read another."""
+    others = [f"{s.name} {s.language}" for s in config.seats if s.language != config.language]
+    for name in ("table", "wall"):
+        screen = getattr(config.display, name)
+        if screen.language not in (None, config.language):
+            others.append(f"{name} screen {screen.language}")
+    return config.language + (f" ({', '.join(others)})" if others else "")
 
 
 def configure_check_config(parser: argparse.ArgumentParser) -> None:
@@ -540,9 +551,23 @@ def run_check_config(args: argparse.Namespace) -> int:
         print(str(err), file=sys.stderr)
         return 2
     print(f"ok: {args.file}\n{summary(config)}")
-    for warning in name_warnings(config):
+    for warning in name_warnings(config) + screen_warnings(config):
         print(f"warning: {warning}")
     return 0
+
+
+def screen_warnings(config: Config) -> list[str]:
+    """A table screen too small to be read from every seat (the display refuses it)."""
+    try:
+        from display.table_layout import MIN_SIZE, fits_table
+    except ImportError:  # a service installed without its screens
+        return []
+    table = config.display.table
+    if fits_table((table.width, table.height)):
+        return []
+    return [f"[display.table] is {table.width}x{table.height}: the table screen needs at "
+            f"least {MIN_SIZE[0]}x{MIN_SIZE[1]} and refuses to start on a smaller one (the "
+            "wall screen works on it)"]
 
 
 def name_warnings(config: Config) -> list[str]:

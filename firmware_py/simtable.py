@@ -11,14 +11,17 @@ no screen, headless into folders of PNG frames.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 import random
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -67,23 +70,44 @@ class SimError(RoundhouseError):
     """The simulated game cannot go on (the table refused a bot or stopped answering)."""
 
 
+DEMO_ROUNDS = 2
+DEMO_SPEED = 4.0
+
+
 def configure_sim(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seats", type=int, default=4, help="players at the table (2-13)")
-    parser.add_argument("--rules", default=None, help="a preset: " + ", ".join(PRESETS))
-    parser.add_argument("--hand-mode", choices=("open", "tracked"), default="open")
-    parser.add_argument("--rounds", type=int, default=None, help="rounds per game")
-    parser.add_argument("--games", type=int, default=1, help="games to play (0: no end)")
+    parser.add_argument("--seats", type=int, default=4, metavar="N",
+                        help="players at the table, 2 to 14 (default: 4)")
+    parser.add_argument("--rules", default=None, metavar="PRESET",
+                        help="a preset: " + ", ".join(PRESETS) + " (default: classic)")
     parser.add_argument(
-        "--speed", type=float, default=2.0, help="bot moves per second (0: as fast as possible)"
+        "--hand-mode", choices=("open", "tracked"), default="open",
+        help="open: only plays are tapped, and each seat's leftover tiles at the end of a "
+        "round; tracked: every tile dealt and drawn is tapped too (default: open)",
     )
-    parser.add_argument("--bots", default="greedy", help="random or greedy, or one per seat: a,b,c")
-    parser.add_argument("--seed", type=int, default=None, help="shuffle seed")
+    parser.add_argument("--full", action="store_true",
+                        help="play the whole game, every round of the preset, instead of the "
+                        f"one-minute demo of {DEMO_ROUNDS} rounds")
+    parser.add_argument("--rounds", type=int, default=None, metavar="R",
+                        help=f"rounds per game (default: {DEMO_ROUNDS}, or the preset's with "
+                        "--full)")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="games to play, 0 for no end (default: 1)")
     parser.add_argument(
-        "--db", type=Path, default=None, metavar="PATH", help="journal database (default: new)"
+        "--speed", type=float, default=DEMO_SPEED, metavar="MOVES",
+        help=f"bot moves per second, 0 for as fast as possible (default: {DEMO_SPEED:g})",
+    )
+    parser.add_argument("--bots", default="greedy",
+                        help="random or greedy, or one per seat: a,b,c (default: greedy)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="shuffle seed (default: a new one, printed at the start)")
+    parser.add_argument(
+        "--db", type=Path, default=None, metavar="PATH",
+        help="journal database (default: a new one in a fresh temporary folder)",
     )
     parser.add_argument(
         "--frames", type=Path, default=None, metavar="DIR",
-        help="run headless, the screens' PNGs into DIR",
+        help="run headless and keep the screens' PNGs in DIR (default: headless only "
+        "without a screen, its frames in a temporary folder removed at the end)",
     )
     parser.add_argument("--headless", action="store_true", help="no windows even with a screen")
     parser.add_argument(
@@ -96,37 +120,141 @@ def run_sim(args: argparse.Namespace) -> int:
     from firmware_py.config import ConfigError
 
     try:
+        if args.speed < 0:
+            raise SimError(f"--speed takes moves per second, 0 or more, got {args.speed:g}")
         config, workdir = sim_config(args)
         bots = _bots(args.bots, args.seats)
+        _check_journal(config.database, len(config.seats))
     except (ConfigError, SimError) as err:
         print(f"roundhouse sim: {err}", file=sys.stderr)
         return 2
+    seed = args.seed if args.seed is not None else random.randrange(2**32)
+    print(_plan(config, bots, args, seed))
     screen = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     frames = None
-    if args.headless or args.frames is not None or not screen:
+    keep_frames = args.frames is not None
+    if args.headless or keep_frames or not screen:
         frames = (args.frames or workdir / "frames").resolve()
         reason = "as asked" if screen else "no screen ($DISPLAY and $WAYLAND_DISPLAY unset)"
-        print(f"Running headless ({reason}): PNG frames go to {frames}/table and {frames}/wall")
+        where = "" if keep_frames else " (removed at the end; --frames DIR keeps them)"
+        print(f"Running headless ({reason}): PNG frames go to {frames}/table and "
+              f"{frames}/wall{where}")
+    print(f"Seed: {seed} (--seed {seed} plays this game again)")
     print(f"Journal: {config.database}")
-    seed = args.seed if args.seed is not None else random.randrange(2**32)
     try:
-        results = simulate(
-            config,
-            bots,
-            seed=seed,
-            pace=1.0 / args.speed if args.speed > 0 else 0.0,
-            games=args.games,
-            frames=frames,
-            screens=True,
-            move_aside=args.move_aside,
-            say=print,
-        )
+        with _stopped_by_sigterm():
+            simulate(
+                config,
+                bots,
+                seed=seed,
+                pace=1.0 / args.speed if args.speed > 0 else 0.0,
+                games=args.games,
+                frames=frames,
+                screens=True,
+                move_aside=args.move_aside,
+                say=print,
+            )
     except (RoundhouseError, HardwareError) as err:
         print(f"roundhouse sim: {err}", file=sys.stderr)
         return 1
-    for number, result in enumerate(results, 1):
-        print(f"Game {number}: {result}")
+    except KeyboardInterrupt:
+        print("Stopped: the screens are closed")
+        return 130
+    finally:
+        if frames is not None and not keep_frames:
+            shutil.rmtree(frames, ignore_errors=True)
+    print(f"Journal: {config.database} (roundhouse games --db {config.database})")
+    if keep_frames:
+        print(f"Frames: {frames}/table and {frames}/wall")
     return 0
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM (and SIGHUP: the terminal closed) end the sim as Ctrl-C does, so the
+    screens it started close with it."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    stops = (signal.SIGTERM, signal.SIGHUP)
+    try:
+        previous = [signal.signal(signum, interrupt) for signum in stops]
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in zip(stops, previous, strict=True):
+            signal.signal(signum, handler)
+
+
+def _plan(config: Config, bots: Sequence[Bot], args: argparse.Namespace, seed: int) -> str:
+    """What the sim plays and about how long it takes: the same game played by the bots
+    alone gives the number of moves, the speed their time, the held buttons the rest."""
+    from firmware_py.rules import Options
+
+    options = Options.from_json(config.rules)
+    rounds = options.rounds or options.deal_for(len(bots))[0] + 1
+    preset = config.rules if isinstance(config.rules, str) else str(config.rules["preset"])
+    demo = not args.full and args.rounds is None
+    what = "Demo" if demo else "Game"
+    line = (f"{what}: {len(bots)} bots play {rounds} round{'s' if rounds != 1 else ''} of "
+            f"{preset} ({args.hand_mode} hands)")
+    if args.speed <= 0:
+        line += " as fast as they can"
+    else:
+        seconds = estimate(config, bots, args.speed, seed)
+        moves = "move" if args.speed == 1 else "moves"
+        line += f" at {args.speed:g} {moves} a second: about {_duration(seconds)}"
+    if args.games != 1:
+        line += ", game after game" if args.games == 0 else f", {args.games} games"
+    if demo:
+        line += ". The whole game: roundhouse sim --full"
+    return line
+
+
+def estimate(config: Config, bots: Sequence[Bot], speed: float, seed: int) -> float:
+    """Seconds one game takes at `speed`: its moves played by the same bots off the
+    table, the held DRAW that starts the game and each round, the screens' last look."""
+    from firmware_py.bots import play_game
+    from firmware_py.rules import Options
+
+    played = play_game(Options.from_json(config.rules), bots, seed).result
+    held = (config.draw_hold_s + 1.0) * (played.rounds + 1)
+    return played.actions / speed + held + SCREEN_LINGER_S
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 45:
+        return f"{max(5, round(seconds / 5) * 5)} seconds"
+    if seconds < 90:
+        return "a minute"
+    return f"{round(seconds / 60)} minutes"
+
+
+def _check_journal(path: Path, seats: int) -> None:
+    """A journal of another table: refused before it is touched (the service would make
+    the game on the journal's seats with this table's names and buttons)."""
+    from firmware_py.journal import Journal, JournalError
+
+    if not path.exists():
+        return
+    try:
+        journal = Journal(path)
+    except JournalError:
+        return  # the service names what is wrong with it, and --move-aside
+    try:
+        games = journal.games()
+    finally:
+        journal.close()
+    if games and len(games[-1].players) != seats:
+        theirs = len(games[-1].players)
+        raise SimError(
+            f"{path} holds a game of {theirs} seats ({', '.join(games[-1].players)}): "
+            f"give --seats {theirs}, or another --db for {seats} seats"
+        )
 
 
 def sim_config(args: argparse.Namespace) -> tuple[Config, Path]:
@@ -143,12 +271,17 @@ def sim_config(args: argparse.Namespace) -> tuple[Config, Path]:
     most = min(len(NAMES), len(SIM_PINS) // 2)  # two buttons a seat
     if not 2 <= args.seats <= most:
         raise SimError(f"--seats takes 2 to {most}, got {args.seats}")
+    if args.rounds is not None and args.full:
+        raise SimError("--full plays every round of the preset: it does not go with --rounds")
     base = load_config(example_config("sim"))
     rules: str | dict[str, object] = args.rules or base.rules
-    if args.rounds is not None:
+    rounds = args.rounds
+    if rounds is None and not args.full:
+        rounds = DEMO_ROUNDS
+    if rounds is not None:
         preset = rules if isinstance(rules, str) else str(rules["preset"])
         extra = {} if isinstance(rules, str) else dict(rules)
-        rules = extra | {"preset": preset, "rounds": args.rounds}
+        rules = extra | {"preset": preset, "rounds": rounds}
     from firmware_py.rules import Options, RulesError
 
     try:
@@ -235,8 +368,16 @@ def simulate(
             marker_pads={r.pad for r in config.readers if r.markers},
             say=say,
         )
-        results = driver.play(games, stopped=service.finished.is_set)
-        if children:
+
+        def stopped() -> bool:
+            if any(child.poll() == 0 for child in children):
+                # A window was closed (Q, Esc or its close button): the sim ends with it.
+                say("A screen was closed: the sim ends")
+                return True
+            return service.finished.is_set()
+
+        results = driver.play(games, stopped=stopped)
+        if children and not any(child.poll() is not None for child in children):
             # The screens draw the final ranking before they close.
             time.sleep(SCREEN_LINGER_S if frames is None else FRAMES_LINGER_S)
         return results
@@ -331,8 +472,9 @@ class Driver:
             if game is None or m is None:
                 self._lobby()
             elif m.stage == "over":
+                self.say(self._round_line(game, m))
                 results.append(self._result(game, m))
-                self.say(f"Game over: {results[-1]}")
+                self.say(f"Game {len(results)}: {results[-1]}")
                 if games and len(results) >= games:
                     break
                 self.shadow = None
@@ -389,10 +531,21 @@ class Driver:
             self._reveal(game, m)
         elif m.stage == "summary":
             self._check_scores(game, m)
-            self.say(f"Round {m.state.round}: {list(m.state.scores[-1])}")
+            self.say(self._round_line(game, m))
             self._input(self.hardware.hold, seats[0], Button.DRAW)
         else:
             self._move(game, m)
+
+    @staticmethod
+    def _round_line(game: Game, m: Moment) -> str:
+        """The round just scored: who went out (or that it was blocked), every seat's
+        points and running total."""
+        state = m.state
+        how = (f"{game.names[state.went_out]} went out" if state.went_out is not None
+               else "blocked")
+        scores = ", ".join(f"{name} {row} ({total})" for name, row, total in
+                           zip(game.names, state.scores[-1], state.totals, strict=True))
+        return f"Round {len(state.scores)} ({how}): {scores}"
 
     @staticmethod
     def _result(game: Game, m: Moment) -> str:

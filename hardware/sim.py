@@ -27,7 +27,9 @@ from hardware.sink import EventQueue
 from hardware.tags import KINDS, Binding, TagRegistry, checked_uid, set_plan
 
 # BCM pins in pairs, as a Pi's header has them: 13 seats at most.
-SIM_PINS = range(2, 28)
+# Mock pins: every BCM number the Pi has, 0 and 1 included (no HAT EEPROM to spare
+# here), so the simulated table seats as many players as a table can have, 14.
+SIM_PINS = range(0, 28)
 _TILE = re.compile(r"\d{1,2}-\d{1,2}")
 
 

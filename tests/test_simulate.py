@@ -123,3 +123,26 @@ def test_hand_size_and_set_make_a_house_rule_the_deal_table_lacks(
     assert [len(hand) for hand in first["hands"]] == [14, 14, 14]
     assert len(first["boneyard"]) == 91 - 42 and first["engine"] == "12-12"
     assert replay(read_record(path)).state.phase == "game_over"
+
+
+def test_missing_required_options_are_named_all_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate"]) == 2
+    assert capsys.readouterr().err == (
+        "roundhouse simulate: --games, --players and --rules are required\n"
+    )
+    assert main(["simulate", "--players", "4"]) == 2
+    assert capsys.readouterr().err == "roundhouse simulate: --games and --rules are required\n"
+
+
+def test_the_help_shows_the_required_options_as_required(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith(
+        "usage: roundhouse simulate --games N --players P --rules PRESET [options]")
+    required = out.split("required options:")[1]
+    assert all(option in required for option in ("--games N", "--players P", "--rules PRESET"))

@@ -20,7 +20,9 @@ from firmware_py.rules import (
     MEXICAN,
     PRESETS,
     Action,
+    Draw,
     Options,
+    Pass,
     StartRound,
     State,
     Tile,
@@ -54,6 +56,8 @@ class Auditor:
         self.deal: StartRound | None = None
         self.rounds_scored = 0
         self.actions = 0
+        self.owed: Tile | None = None  # the double the seat to act owes from an earlier turn
+        self.drawn: Tile | None = None  # the tile it drew last this turn
 
     def __call__(self, before: State, action: Action, after: State) -> None:
         self.actions += 1
@@ -61,6 +65,7 @@ class Auditor:
             self.deal = action
         assert self.deal is not None and self.deal.boneyard is not None
         self.check_places(after, self.deal.boneyard)
+        self.check_duty(before, action, after)
         if before.phase == "play" and after.phase != "play":
             self.check_scores(after)
             if after.blocked and self.options.must_play:
@@ -82,6 +87,28 @@ class Auditor:
         assert set(places) == self.full, f"lost: {sorted(map(str, self.full - set(places)))}"
         total = sum(s.hand_counts) + s.boneyard_count + len(on_table) + len(hub)
         assert total + len(out_of_play) == len(self.full)
+
+    def check_duty(self, before: State, action: Action, after: State) -> None:
+        """RULES.md 2 rule 9 over `drawn_tile`: a seat that owes a double left by an
+        earlier turn never passes keeping a drawn tile that satisfies it (002:43 "Tai turi
+        būti daroma", it must be done)."""
+        if isinstance(action, Pass) and self.owed is not None and self.drawn is not None:
+            assert not self.drawn.matches(self.owed.high), (
+                f"seat {action.seat} kept the {self.drawn} it drew and passed on {self.owed}"
+            )
+        if isinstance(action, Draw) and after.turn == before.turn and after.engine_laid:
+            seat = action.seat
+            new = Counter(after.hands[seat] or ()) - Counter(before.hands[seat] or ())
+            self.drawn = next(iter(new), None)
+        elif not isinstance(action, Draw):
+            self.drawn = None
+        if after.turn != before.turn or isinstance(action, StartRound):
+            # At the start of a turn every pending double is carried: the first in
+            # `doubles_order` is the one owed.
+            pending = after.pending_doubles
+            blocks = self.options.open_double_blocks and after.phase == "play"
+            self.owed = pending[0][1] if pending and blocks else None
+            self.drawn = None
 
     def deal_hands(self) -> list[tuple[Tile, ...]]:
         assert self.deal is not None and self.deal.hands is not None

@@ -312,6 +312,10 @@ def say(refusal: str, s: State) -> IllegalMove:
     """A refusal of `draw_refusal` or `pass_refusal` with its tile, if it names one."""
     if refusal == say_.MUST_PLAY_DRAWN:
         return IllegalMove(refusal, tile=s._drawn)
+    if refusal == say_.SATISFY_DRAWN:
+        p = carried_double(s)
+        assert p is not None
+        return IllegalMove(refusal, tile=s._drawn, double_tile=p.tile, train=train_id(s, p.train))
     if "{tile}" in say_.REFUSALS[refusal].singular:
         plays = plays_now(s)
         return IllegalMove(refusal, tile=plays[0].tile if plays else None)
@@ -366,6 +370,13 @@ def pass_refusal(s: State, plays: bool) -> str | None:
         if s._drawn is not None:
             if o.drawn_tile == "must_play":
                 return say_.MUST_PLAY_DRAWN
+            # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier
+            # turn lays a drawn tile that satisfies it (002:43 "Tai turi būti daroma", it
+            # must be done; 003:12 "απαιτείται να τοποθετήσει", he is required to lay).
+            # While such a double is owed the only ends open are its own, so a drawn tile
+            # that plays is one that satisfies it.
+            if carried_double(s) is not None:
+                return say_.SATISFY_DRAWN
         elif o.must_play:
             return say_.CAN_PLAY_NO_PASS
     if not s._bcount or no_first_turn_draw(s):

@@ -131,6 +131,10 @@ CAN_PLAY_NO_DRAW = refusal(
 MUST_PLAY_DRAWN = refusal(
     "rules.must_play_drawn", "must_play_drawn", "You must play the {tile} you drew."
 )
+SATISFY_DRAWN = refusal(
+    "rules.satisfy_drawn", "must_satisfy_drawn",
+    "The {tile} you drew satisfies the {double_tile} on {train}: lay it there.",
+)
 CAN_PLAY_NO_PASS = refusal(
     "rules.can_play_no_pass", "must_play", "You can play the {tile}, so you must play."
 )

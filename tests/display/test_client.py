@@ -190,16 +190,51 @@ def test_a_window_opens_and_shows_the_view(tmp_path, follow):
         server.close()
 
 
+@pytest.mark.parametrize("event", [
+    pygame.event.Event(pygame.QUIT),
+    pygame.event.Event(pygame.KEYDOWN, key=pygame.K_q),
+    pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE),
+], ids=["close", "Q", "Esc"])
+def test_closing_a_window_ends_its_screen(event):
+    sink = WindowSink((200, 150), False, 0)
+    pygame.event.clear()
+    assert sink.events()
+    pygame.event.post(event)
+    assert not sink.events()
+
+
 def test_screenshot_of_a_saved_view(tmp_path, capsys):
     out = tmp_path / "table.png"
     args = ["display", "--view", "table", "--from", str(VIEWS / "busy_8.json"),
-            "--screenshot", str(out), "--size", "800x480"]
+            "--screenshot", str(out), "--size", "1280x720"]
     assert main(args) == 0
-    assert pygame.image.load(str(out)).get_size() == (800, 480)
+    assert pygame.image.load(str(out)).get_size() == (1280, 720)
     wall = tmp_path / "wall.png"
     assert main(["display", "--view", "wall", "--from", str(VIEWS / "busy_8.json"),
                  "--screenshot", str(wall)]) == 0
     assert pygame.image.load(str(wall)).get_size() == (1920, 1080)
+    small = tmp_path / "small.png"
+    assert main(["display", "--view", "wall", "--from", str(VIEWS / "busy_8.json"),
+                 "--screenshot", str(small), "--size", "800x480"]) == 0
+
+
+def test_the_table_screen_is_refused_on_the_7_inch_screen_naming_the_least_size(
+        tmp_path, capsys):
+    out = tmp_path / "table.png"
+    args = ["display", "--view", "table", "--from", str(VIEWS / "busy_8.json"),
+            "--screenshot", str(out), "--size", "800x480"]
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == (
+        "roundhouse display: the table screen needs at least 1280x720 to be read from every "
+        "seat; this screen is 800x480. Use a larger screen for the table (the wall screen "
+        "works on this one)"
+    )
+    assert not out.exists()
+    # A window (or the frames of a screen following the service) is refused the same way.
+    assert main(["display", "--view", "table", "--frames", str(tmp_path / "f"),
+                 "--size", "800x480", "--socket", str(tmp_path / "none.sock")]) == 1
+    assert "at least 1280x720" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -227,17 +262,49 @@ def test_a_broken_view_file_is_reported_not_drawn(tmp_path, capsys):
     assert not (tmp_path / "o.png").exists()
 
 
-def test_default_socket_comes_from_the_environment(monkeypatch):
+def parsed(*argv: str):
     import argparse
 
+    parser = argparse.ArgumentParser()
+    client.configure_display(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_default_socket_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("ROUNDHOUSE_SOCKET", "/tmp/elsewhere.sock")
-    parser = argparse.ArgumentParser()
-    client.configure_display(parser)
-    assert parser.parse_args([]).socket == "/tmp/elsewhere.sock"
+    assert client._socket(parsed()) == "/tmp/elsewhere.sock"
     monkeypatch.delenv("ROUNDHOUSE_SOCKET")
-    parser = argparse.ArgumentParser()
-    client.configure_display(parser)
-    assert parser.parse_args([]).socket == "/run/roundhouse/view.sock"
+    assert client._socket(parsed()) == "/run/roundhouse/view.sock"
+
+
+def test_the_socket_comes_from_the_tables_configuration(tmp_path, monkeypatch):
+    monkeypatch.setenv("ROUNDHOUSE_SOCKET", "/tmp/elsewhere.sock")
+    shipped = Path(__file__).resolve().parents[2] / "firmware_py" / "configs" / "sim.toml"
+    expected = str(Path("~/.local/state/roundhouse/sim.sock").expanduser())
+    assert client._socket(parsed("--config", str(shipped))) == expected
+    # A screen following the service started with that file really connects there.
+    config = tmp_path / "table.toml"
+    config.write_text(shipped.read_text().replace(
+        'socket = "~/.local/state/roundhouse/sim.sock"', 'socket = "run/view.sock"'))
+    (tmp_path / "run").mkdir()
+    server = ViewServer(tmp_path / "run" / "view.sock", sample(7))
+    try:
+        feed = ViewFeed(client._socket(parsed("--config", str(config))), backoff=FAST)
+        deadline = time.monotonic() + 10
+        got = None
+        while got is None and time.monotonic() < deadline:
+            got = feed.poll(0.1)
+        feed.close()
+        assert got is not None and got["seq"] == 7
+    finally:
+        server.close()
+
+
+def test_a_bad_configuration_is_one_line(tmp_path, capsys):
+    assert main(["display", "--config", str(tmp_path / "none.toml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("roundhouse display: --config ") and "no such file" in err
+    assert "\n" not in err
 
 
 def test_a_burst_of_views_is_drawn_at_the_capped_rate_ending_on_the_newest(tmp_path, follow):

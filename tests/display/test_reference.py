@@ -21,7 +21,7 @@ REFERENCE = HERE / "reference"
 SCREENS = {"table": table_screen.render, "wall": wall_screen.render}
 CASES = [
     ("table", "busy_8", (1280, 800)),
-    ("table", "two_pending_5", (800, 480)),
+    ("table", "two_pending_5", (1280, 720)),
     ("table", "chicken_foot_4", (1080, 1920)),
     ("wall", "play_14", (1280, 800)),
     ("wall", "game_over_8", (800, 480)),

@@ -69,3 +69,25 @@ def test_the_walls_own_words_are_in_its_language(view):
     sample["wall_language"] = "el"
     words = said(wall_layout(sample, (1920, 1080)))
     assert "Τέλος παιχνιδιού: κερδίζει ο/η Bo" in words
+
+
+def test_the_waiting_screen_speaks_the_screens_language(monkeypatch):
+    from display import waiting_screen
+
+    drawn: list[str] = []
+    monkeypatch.setattr(waiting_screen.text, "draw",
+                        lambda surface, item: drawn.append(" ".join(item.lines)))
+    waiting_screen.render(pygame.Surface((800, 480)), "/run/roundhouse/view.sock", "el")
+    assert drawn[0] == "Αναμονή για το τραπέζι…"
+    assert "/run/roundhouse/view.sock" in drawn[1]
+
+
+def test_the_walls_scores_and_places_are_in_its_languages_digits(view):
+    sample = view("game_over_8")
+    english = said(wall_layout(sample, (1920, 1080)))
+    assert "1st" in english and str(sample["totals"][sample["ranking"][0]]) in english
+    sample["wall_language"] = "fa"
+    persian = said(wall_layout(sample, (1920, 1080)))
+    best = sample["totals"][sample["ranking"][0]]
+    assert "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(best)) in persian
+    assert "1st" not in persian

@@ -87,19 +87,21 @@ def test_whose_turn_and_one_tile_light_up_their_panels(view):
     assert colour_at(surface, panels[quiet].rect) == theme.PANEL
 
 
-def test_the_hub_shows_prompt_rejection_and_offline_reader(view):
+def test_the_hub_shows_prompt_and_rejection_and_the_panel_its_offline_reader(view):
     sample = view("reader_offline_6")
-    sample["rejection"] = {"seat": 1, "message": {"id": "rules.no_match",
-                                                  "args": {"end": 6, "train": "0"}}}
+    sample["rejection"] = {"seat": sample["turn"], "message": {
+        "id": "rules.no_match", "args": {"end": 6, "train": "0"}}}
     lay = table_layout(sample, (1280, 800))
     hub = pygame.Rect(lay.hub)
     said = " ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box))
     turn = sample["seats"][sample["turn"]]["name"]
     assert f"{turn}: satisfy the" in said
     assert "doesn't match the open 6 of Bo's train" in said
-    assert "reader of Dalia's pad is offline" in said
     assert f"Round {sample['round']} of {sample['rounds']}" in said
-    assert {kind for _, kind in lay.notice_boxes} == {"alert", "warning"}
+    assert {kind for _, kind in lay.notice_boxes} == {"alert"}
+    panel = pygame.Rect(next(p.rect for p in lay.panels if p.seat == 2))
+    assert "The reader of Dalia's pad is offline" in " ".join(
+        " ".join(t.lines) for t in lay.texts if panel.contains(t.box))
 
 
 def test_wall_key_numbers_read_from_across_the_room(view, stress_view):

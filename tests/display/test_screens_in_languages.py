@@ -92,15 +92,14 @@ def test_each_seat_s_panel_reads_in_its_own_language(view):
             assert total != str(info["total"])
 
 
-def test_a_name_in_the_score_strip_keeps_its_own_score_beside_it(view):
-    sample = copy.deepcopy(view("play_4"))
-    sample["seats"][0]["name"] = "فرشته"  # total 4
+def test_a_name_in_the_hub_keeps_its_own_count_beside_it(view):
+    sample = copy.deepcopy(view("round_over_5"))  # Bo still to show his leftover tiles
+    sample["seats"][0]["name"] = "فرشته"
     lay = table_layout(sample, (1280, 800))
-    names = [s["name"] for s in sample["seats"]]
-    [strip] = [t for t in lay.texts if all(n in _reading(t) for n in names)]
-    seen = shaping.shown(_reading(strip), strip.rtl)
-    # Read left to right: the name (its letters reversed on screen), then its own 4.
-    assert "فرشته"[::-1] + "\u200e 4" in seen
+    [prompt] = [t for t in lay.texts if "PASS" in _reading(t)]
+    seen = shaping.shown(_reading(prompt), prompt.rtl)
+    # Read left to right: the name (its letters reversed on screen), then its own 0/8.
+    assert "فرشته"[::-1] + "\u200f\u200e 0/8" in seen
 
 
 def _inside(box: tuple[int, int, int, int], rect: tuple[int, int, int, int]) -> bool:

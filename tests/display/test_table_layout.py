@@ -6,7 +6,18 @@ import pygame
 import pytest
 
 from display import text
-from display.table_layout import MIN_TEXT, SIDE_ANGLE, TableLayout, distribute, layout
+from display.table_layout import (
+    MIN_SIZE,
+    MIN_TEXT,
+    SIDE_ANGLE,
+    TableLayout,
+    distribute,
+    fits_table,
+    layout,
+    loud_floor,
+    mark_floor,
+    text_floor,
+)
 
 SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
 
@@ -73,12 +84,41 @@ def test_twenty_tile_trains_are_all_drawn_at_full_hd(view):
 
 
 def test_seats_go_clockwise_from_the_bottom():
-    order = distribute(4, 1920, 1080)
+    order = distribute(4)
     assert order["bottom"][0] == 0
     assert order["left"] == [1]
     assert order["top"][0] == 2
     assert order["right"] == [3]
-    assert sum(len(v) for v in distribute(14, 800, 480).values()) == 15
+    assert sum(len(v) for v in distribute(14).values()) == 15
+
+
+def places(lay):
+    """Each seat's side of the screen and its rank along that side, clockwise."""
+    out = {}
+    for lane in lay.lanes:
+        if lane.seat is None:
+            continue
+        x, y, _, _ = next(p.rect for p in lay.panels if p.seat == lane.seat)
+        along = {"bottom": -x, "left": -y, "top": x, "right": y}[lane.side]
+        out[lane.seat] = (lane.side, along)
+    ranked = {}
+    for seat, (side, along) in out.items():
+        ranked[seat] = (side, sorted(a for s, a in out.values() if s == side).index(along))
+    return ranked
+
+
+@pytest.mark.parametrize("seats", [4, 8, 13, 14])
+def test_a_seat_keeps_its_place_at_every_screen_size(seats, view):
+    """Where a seat's panel is follows where the seat sits at the table, never the
+    screen: at 13 seats Eli (seat 4) was on the bottom edge at 1080p and on the left
+    edge at 800p."""
+    sample = view(f"play_{seats}")
+    seen = {size: places(layout(sample, size)) for size in (*SIZES, (1280, 720))}
+    first = seen[SIZES[0]]
+    for size, found in seen.items():
+        assert found == first, f"seats moved at {size}"
+    if seats == 13:
+        assert first[4][0] == "bottom"
 
 
 def test_trains_run_outward_toward_their_seat_with_doubles_crosswise(view):
@@ -158,10 +198,116 @@ def test_loud_states_reach_the_panel_texts(view):
     lines = [line for t in lay.texts for line in t.lines]
     assert "ONE TILE!" in lines
     assert "YOUR TURN" in lines
-    offline = layout(view("reader_offline_6"), (1280, 800))
-    notices = [" ".join(t.lines) for t in offline.texts]
-    assert any("reader of" in n and "is offline" in n for n in notices)
-    assert [kind for _, kind in offline.notice_boxes] == ["warning"]
+
+
+def panel_texts(lay, seat):
+    rect = pygame.Rect(next(p.rect for p in lay.panels if p.seat == seat))
+    return [t for t in lay.texts if rect.contains(t.box)]
+
+
+def hub_words(lay):
+    hub = pygame.Rect(lay.hub)
+    return " ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box))
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800), (1080, 1920)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_seat_s_own_news_is_in_its_own_panel_facing_it(size, view):
+    sample = view("reader_offline_6")  # seat 2's reader is offline, seat 3's marker is in
+    sample["rejection"] = {"seat": 4, "message": {"id": "rules.no_match",
+                                                  "args": {"end": 6, "train": "0"}}}
+    lay = layout(sample, size)
+    angles = {p.seat: p.angle for p in lay.panels}
+    for seat, news in ((2, "The reader of Dalia's pad is offline"),
+                       (3, "Eleni: put your marker out"), (4, "doesn't match the open 6")):
+        mine = panel_texts(lay, seat)
+        assert news in " ".join(" ".join(t.lines) for t in mine), (seat, news)
+        assert {t.angle for t in mine} == {angles[seat]}
+    hub = hub_words(lay)
+    for elsewhere in ("offline", "marker", "doesn't match", "has one tile left"):
+        assert elsewhere not in hub
+    # The hub holds only what concerns the seat to act: no score strip either.
+    assert not any(s["name"] + " " + str(s["total"]) in hub for s in sample["seats"])
+    assert lay.notice_boxes == ()
+
+
+def test_a_refused_move_of_the_seat_to_act_is_in_the_hub(view):
+    sample = view("open_hands_6")
+    assert sample["rejection"]["seat"] == sample["turn"]
+    lay = layout(sample, (1280, 800))
+    assert "doesn't match" in hub_words(lay)
+    assert [kind for _, kind in lay.notice_boxes] == ["alert"]
+
+
+def test_the_mexican_train_s_reader_offline_is_the_table_s_news(view):
+    sample = view("play_6")
+    sample["readers"][-1] = {"pad": "mexican", "online": False, "reason": None}
+    sample["alerts"].append({"seat": None, "message": {
+        "id": "alert.reader_offline", "args": {"pad": {"id": "pad.mexican", "args": {}}}}})
+    lay = layout(sample, (1280, 800))
+    assert "The reader of the Mexican train's pad is offline" in hub_words(lay)
+    notices = [t for t in lay.texts if t.lines and "is offline" in t.lines[0]]
+    assert all(len(t.lines) == 1 for t in notices)
+
+
+FLOOR_SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (1280, 720))
+
+
+@pytest.mark.parametrize("size", FLOOR_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", range(2, 15))
+def test_text_is_never_smaller_than_the_floor_and_counts_and_states_are_largest(
+        seats, size, view, stress_view):
+    floor, loud = text_floor(seats, size), loud_floor(seats, size)
+    assert floor >= max(12, min(size) // 60)
+    for sample in (view(f"play_{seats}"), stress_view(seats)):
+        lay = layout(sample, size)
+        for item in lay.texts:
+            assert item.size >= floor, f"{item.lines} at {item.size} px under {floor}"
+        for info in sample["seats"]:
+            mine = panel_texts(lay, info["seat"])
+            count = next(t for t in mine if t.lines[0].endswith(("tiles", "tile")))
+            state = [t for t in mine if t.lines[0] in ("YOUR TURN", "ONE TILE!")]
+            rest = [t for t in mine if t is not count and t not in state]
+            # The count and the state are the largest type of the panel.
+            for t in (count, *state):
+                assert t.size >= loud, t.lines
+                assert t.size >= max(o.size for o in rest), t.lines
+        assert sum(1 for t in lay.texts if t.lines == ("ONE TILE!",)) == sum(
+            1 for s in sample["seats"] if s["one_tile"])
+
+
+def test_one_tile_never_runs_into_the_points(view):
+    sample = view("play_8")
+    for size in FLOOR_SIZES:
+        lay = layout(sample, size)
+        lonely = next(s["seat"] for s in sample["seats"] if s["one_tile"])
+        boxes = [pygame.Rect(t.box) for t in panel_texts(lay, lonely)]
+        assert len(boxes) >= 3
+        for i, a in enumerate(boxes):
+            assert not any(a.colliderect(b) for b in boxes[i + 1:])
+        for t in panel_texts(lay, lonely):
+            assert text.fits(t)
+
+
+@pytest.mark.parametrize("size", FLOOR_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", range(2, 15))
+def test_pending_discs_and_open_train_tokens_read_from_the_far_side(
+        seats, size, stress_view):
+    lay = layout(stress_view(seats), size)
+    least = mark_floor(size)
+    assert least >= min(size) // 30
+    assert lay.badges and lay.markers
+    for badge in lay.badges:
+        assert 2 * badge.radius >= least
+    for marker in lay.markers:
+        assert min(marker.rect[2:]) >= least
+
+
+def test_the_7_inch_screen_is_too_small_for_the_table():
+    assert not fits_table((800, 480)) and not fits_table((1024, 600))
+    assert fits_table(MIN_SIZE) and fits_table((1280, 800)) and fits_table((1080, 1920))
+    # The smallest size is where the floor of a table of 14 reaches 12 px by itself.
+    assert min(MIN_SIZE) * 0.017 >= MIN_TEXT > (min(MIN_SIZE) - 20) * 0.017
 
 
 def test_a_sentence_too_long_for_its_box_is_cut_not_spilled():
@@ -178,3 +324,31 @@ def test_nobody_is_lit_when_it_is_nobodys_turn(view):
         lay = layout(sample, (1280, 800))
         assert not [ln for ln in lay.lanes if ln.turn]
         assert not [p for p in lay.panels if p.state == "turn"]
+
+
+def test_hints_say_what_the_table_will_do(view):
+    lobby = layout(view("lobby_4_empty"), (1920, 1080))
+    assert "Double-12" in hub_words(lobby)  # the set four players are dealt
+    aside = view("deal_set_aside_4")
+    words = hub_words(layout(aside, (1920, 1080)))
+    assert "put the 12-12 in the hub" in words and "Looking for" not in words
+    hunt = view("deal_4")  # the engine's holder lays it: the table looks for it
+    assert "Looking for the 12-12" in hub_words(layout(hunt, (1920, 1080)))
+    for name in ("summary_2", "summary_8", "round_over_5", "game_over_8"):
+        sample = view(name)
+        words = hub_words(layout(sample, (1920, 1080)))
+        over = "Game over" if name.startswith("game") else f"Round {sample['round']} over"
+        assert words.count(over) == 1, (name, words)
+
+
+def test_a_refusal_is_said_once_where_its_seat_reads_it(view):
+    sample = view("lobby_6")
+    sample["rejection"] = {"seat": 2, "message": {"id": "rules.no_match",
+                                                  "args": {"end": 6, "train": "0"}}}
+    lay = layout(sample, (1280, 800))
+    said = [" ".join(t.lines) for t in lay.texts]
+    assert sum("doesn't match" in s for s in said) == 1
+    assert "doesn't match" in " ".join(" ".join(t.lines) for t in panel_texts(lay, 2))
+    sample["rejection"]["seat"] = None  # nobody to name: the hub says it
+    lay = layout(sample, (1280, 800))
+    assert "doesn't match" in hub_words(lay)

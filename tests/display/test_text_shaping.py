@@ -201,11 +201,16 @@ def test_marks_above_the_line_leave_the_letters_on_the_baseline():
 def test_a_name_is_closed_only_against_a_sentence_of_the_other_direction():
     assert text.isolated("Bo", "en") == "Bo"
     assert text.isolated("علی", "fa") == "علی"
-    assert text.isolated("فرشته", "en") == "فرشته\u200e"
-    assert text.isolated("Ali", "fa") == "Ali\u200f"
-    # The mark keeps "4" beside the name it follows, after it in the reading order.
-    assert shaping.shown(text.isolated("فرشته", "en") + " 4", False).endswith("\u200e 4")
+    assert text.isolated("فرشته", "en") == "\u200fفرشته\u200f\u200e"
+    assert text.isolated("Ali", "fa") == "\u200eAli\u200e\u200f"
+    # The marks keep "4" beside the name it follows, after it in the reading order...
+    assert shaping.shown(text.isolated("فرشته", "en") + " 4", False).endswith(" 4")
     assert shaping.shown("فرشته 4", False).startswith("4 ")
+    # ... and a path's slashes with the path, in a Persian sentence.
+    path = "/run/roundhouse/view.sock"
+    said = f"در حال اتصال به {text.isolated(path, 'fa')}"
+    assert path in shaping.shown(said, True)
+    assert path not in shaping.shown(f"در حال اتصال به {path}", True)
 
 
 def test_the_catalogues_say_which_languages_read_right_to_left():

@@ -124,8 +124,11 @@ def test_two_seats_pressing_at_once_are_told_apart(buttons, factory, events):
     factory.pin(12).drive_high()
     time.sleep(0.1)
     factory.pin(4).drive_high()
-    assert events.take(4) == [ButtonPressed(0, Button.DRAW), ButtonPressed(1, Button.PASS),
-                              ButtonReleased(1, Button.PASS), ButtonReleased(0, Button.DRAW)]
+    got = events.take(4)
+    # The two presses came at the same instant, so each settles after its own bounce
+    # window in either order; the releases, 100 ms apart, come in the order made.
+    assert set(got[:2]) == {ButtonPressed(0, Button.DRAW), ButtonPressed(1, Button.PASS)}
+    assert got[2:] == [ButtonReleased(1, Button.PASS), ButtonReleased(0, Button.DRAW)]
 
 
 def test_nothing_global_is_left_behind(factory, events):

@@ -47,7 +47,9 @@ def test_the_plural_forms_are_the_languages_own(lang: str):
 @pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
 def test_the_installed_catalogue_is_compiled_from_its_po(lang: str):
     path = catalogues.LOCALE_DIR / f"{lang}.po"
-    assert path.with_suffix(".mo").read_bytes() == catalogues.compiled(path), (
+    mo = path.with_suffix(".mo")
+    assert mo.is_file(), f"{mo} is missing: `pip install -e .` compiles the catalogues"
+    assert mo.read_bytes() == catalogues.compiled(path), (
         f"{path.with_suffix('.mo')} is out of date: run `python -m firmware_py.catalogues "
         "compile` (installing the package does it too)"
     )

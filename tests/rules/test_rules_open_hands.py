@@ -106,3 +106,22 @@ def test_a_tile_drawn_unseen_may_be_the_one_a_seat_lacked():
     drew = run(state, "1 draw")
     assert drew._lacks == state._lacks
     assert run(drew, "1 pass", "0 draw")._lacks[0] == 0
+
+
+def test_a_named_draw_that_satisfies_a_carried_double_must_be_laid_but_an_unseen_one_is_trusted():
+    # RULES.md 2 rule 9 (002:43 "Tai turi būti daroma", it must be done): seat 0 lays
+    # 5-5 and follows up on the Mexican train, leaving 5-5 to seat 1.
+    state = run(_open(hands=(5, 5)), "0 play 9-5 on 0", "1 play 9-1 on 1",
+                "0 play 5-5 on 0", "0 play 9-3 on mexican")  # fmt: skip
+    named = run(state, "1 draw 5-2")
+    with pytest.raises(IllegalMove) as refused:
+        apply(named, move("1 pass"))
+    assert refused.value.code == "must_satisfy_drawn"
+    assert move("1 pass") not in legal_actions(named)
+    assert [str(a) for a in legal_actions(named)] == [str(move("1 play 5-2 on 0"))]
+    # Unseen, the drawn tile may be anything: the table's PASS says it did not fit.
+    unseen = run(state, "1 draw")
+    assert move("1 pass") in legal_actions(unseen)
+    passed = run(unseen, "1 pass")
+    assert passed.turn == 0 and passed.trains[1].open
+    assert [str(t) for _, t in passed.pending_doubles] == ["5-5"]

@@ -491,3 +491,97 @@ def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
     must = run(must, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass", "0 draw",
                "1 pass")  # fmt: skip
     assert must.phase == "round_over" and must.blocked
+
+
+# ---- core rule 9 over drawn_tile ------------------------------------------------------
+# RULES.md 2 rule 9: a seat owing a double left by an earlier turn "plays the drawn tile
+# on the double if it fits"; 002:43 "Tai turi būti daroma" (it must be done), 003:12
+# "απαιτείται να τοποθετήσει μια πέτρα στο διπλασιασμό" (he is required to lay a stone on
+# the double). `drawn_tile: may_play` governs every other drawn tile.
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "hands"),
+    [
+        ("classic", {}, ["9-9 9-5 5-5 8-0", "7-3 2-0"]),
+        ("tournament", {}, ["9-5 5-5 8-0", "7-3 2-0"]),
+        ("simple", {"set": 9}, ["9-9 9-5 5-5 8-0", "7-3 2-0"]),
+    ],
+)
+def test_a_drawn_tile_that_satisfies_a_carried_double_must_be_laid_on_it(
+    preset, overrides, hands
+):
+    options = Options.preset(preset, **overrides)
+    assert options.drawn_tile == "may_play"
+    # Seat 0's first-turn line ends on 5-5, left pending for seat 1, which holds no 5.
+    state = run(start(options, hands, "5-1 6-6", starter=0),
+                "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass", "1 draw")  # fmt: skip
+    assert state.turn == 1 and "5-1" in hand(state, 1)
+    with pytest.raises(IllegalMove) as refused:
+        apply(state, move("1 pass"))
+    assert refused.value.code == "must_satisfy_drawn"
+    assert str(refused.value) == (
+        "The 5-1 you drew satisfies the 5-5 on seat 0's train: lay it there."
+    )
+    assert [str(a) for a in legal_actions(state)] == [str(move("1 play 5-1 on 0"))]
+    laid = run(state, "1 play 5-1 on 0")
+    assert _pending(laid) == [] and train_tiles(laid, 0)[-1] == "5-1"
+
+
+def _double_then_follow():
+    """Seat 0 lays 5-5 and follows it up on the Mexican train: 5-5 is left to seat 1,
+    which holds no 5 (house rules: single first turns)."""
+    state = start(house(), ["9-5 5-5 9-3 4-4", "9-1 1-0 3-2"], "5-2 1-6 6-6 7-7")
+    return run(state, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 play 5-5 on 0",
+               "0 play 9-3 on mexican")  # fmt: skip
+
+
+def test_the_duty_to_satisfy_outranks_may_play_but_only_for_the_double_owed():
+    state = _double_then_follow()
+    assert _pending(state) == ["5-5"] and state.turn == 1
+    with pytest.raises(IllegalMove, match="satisfy the 5-5 on seat 0's train first"):
+        apply(state, move("1 play 1-0 on 1"))
+    drew = run(state, "1 draw")
+    with pytest.raises(IllegalMove, match="The 5-2 you drew satisfies the 5-5"):
+        apply(drew, move("1 pass"))
+    assert move("1 pass") not in legal_actions(drew)
+    assert _pending(run(drew, "1 play 5-2 on 0")) == []
+    # A drawn tile that fits elsewhere (1-6 on its own train) but not the double does
+    # not play: the turn is over, marker up, 5-5 still owed.
+    other = start(house(), ["9-5 5-5 9-3 4-4", "9-1 1-0 3-2"], "1-6 5-2 6-6")
+    other = run(other, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 play 5-5 on 0",
+                "0 play 9-3 on mexican", "1 draw")  # fmt: skip
+    assert other.turn == 0 and other.trains[1].open and "6-1" in hand(other, 1)
+    assert _pending(other) == ["5-5"]
+
+
+def test_a_seat_may_still_keep_a_drawn_tile_that_would_follow_its_own_double():
+    # Rule 8 is `drawn_tile`'s: seat 0 cannot follow its 5-5, draws 5-2, which would,
+    # and keeps it (may_play); the double passes to seat 1 with seat 0's marker up.
+    state = start(house(), ["9-5 5-5 4-4", "9-1 1-0"], "5-2 6-6")
+    state = run(state, "0 play 9-5 on 0", "1 play 9-1 on 1", "0 play 5-5 on 0", "0 draw")
+    assert move("0 pass") in legal_actions(state)
+    kept = run(state, "0 pass")
+    assert kept.turn == 1 and kept.trains[0].open and "5-2" in hand(kept, 0)
+    assert _pending(kept) == ["5-5"]
+
+
+@pytest.mark.parametrize("order", ["played", "reverse"])
+def test_the_drawn_tile_must_satisfy_the_double_owed_first(order):
+    # Seat 0 lays 5-5, then 3-3 on the Mexican train, cannot follow, draws 8-7 (no
+    # play): both are left to seat 1, which draws 3-1. It satisfies 3-3 only.
+    options = house(doubles_order=order)
+    state = start(options, ["9-5 5-5 3-3 8-1", "9-3 2-0 6-4"], "8-7 3-1 6-6 7-7")
+    state = run(state, "0 play 9-5 on 0", "1 play 9-3 on mexican", "0 play 5-5 on 0",
+                "0 play 3-3 on mexican", "0 draw")  # fmt: skip
+    assert state.turn == 1 and _pending(state) == (
+        ["5-5", "3-3"] if order == "played" else ["3-3", "5-5"]
+    )
+    drew = run(state, "1 draw")
+    if order == "played":  # 3-1 cannot go on 5-5: the turn is over, marker up
+        assert drew.turn == 0 and drew.trains[1].open and "3-1" in hand(drew, 1)
+    else:
+        with pytest.raises(IllegalMove, match="The 3-1 you drew satisfies the 3-3"):
+            apply(drew, move("1 pass"))
+        assert _pending(run(drew, "1 play 3-1 on mexican")) == ["5-5"]
+

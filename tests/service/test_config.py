@@ -356,7 +356,7 @@ def test_an_unknown_url_scheme_is_refused(tmp_path):
         serial.serial_for_url("sockets://192.168.1.20:4000", do_not_open=True)
 
 
-def test_languages_of_the_table_its_seats_and_its_wall(tmp_path):
+def test_languages_of_the_table_its_seats_and_its_wall(tmp_path, capsys):
     text = 'language = "fa"\n' + SEATS.replace(
         'name = "Bo"\n', 'name = "Bo"\nlanguage = "te"\n'
     ) + '[display.wall]\nlanguage = "ar"\n'
@@ -366,6 +366,8 @@ def test_languages_of_the_table_its_seats_and_its_wall(tmp_path):
     assert config.display.wall.language == "ar" and config.display.table.language is None
     plain = load_config(write(tmp_path, SEATS))
     assert plain.language == "en" and {s.language for s in plain.seats} == {"en"}
+    assert main(["check-config", str(write(tmp_path, text))]) == 0
+    assert "languages: fa (Bo te, wall screen ar)" in capsys.readouterr().out
 
 
 def test_check_config_names_an_unknown_language_code(tmp_path, capsys):
@@ -380,3 +382,18 @@ def test_check_config_names_an_unknown_language_code(tmp_path, capsys):
         f'{path}: seats[2].language: expected {codes}, got "klingon"',
         f'{path}: display.wall.language: expected {codes}, got "FA"',
     ]
+
+
+def test_check_config_warns_of_a_table_screen_too_small_to_read(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    text = example_config("table-4").read_text(encoding="utf-8")
+    assert "width = 1280\nheight = 800" in text
+    path.write_text(text.replace("width = 1280\nheight = 800", "width = 800\nheight = 480"),
+                    encoding="utf-8")
+    assert main(["check-config", str(path)]) == 0  # a warning, not an error
+    out = capsys.readouterr().out
+    [warning] = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert warning == (
+        "warning: [display.table] is 800x480: the table screen needs at least 1280x720 and "
+        "refuses to start on a smaller one (the wall screen works on it)"
+    )

@@ -71,6 +71,7 @@ def make_config(
     languages: tuple[str, ...] = (),
     language: str = "en",
     wall_language: str | None = None,
+    table_language: str | None = None,
     sensing: Collection[str] | None = None,
 ) -> Config:
     """`sensing`: the pads whose (PN532) readers sense markers, the others' are RDM6300s
@@ -84,7 +85,9 @@ def make_config(
                     for s in range(seats)),
         language=language,
         display=dataclasses.replace(
-            base.display, wall=dataclasses.replace(base.display.wall, language=wall_language)
+            base.display,
+            table=dataclasses.replace(base.display.table, language=table_language),
+            wall=dataclasses.replace(base.display.wall, language=wall_language),
         ),
         readers=tuple(ReaderConfig(pad, "loop://", "pn532" if pad in sensing else "rdm6300",
                                    markers=pad in sensing) for pad in pads),

@@ -29,6 +29,13 @@ def test_the_view_carries_each_seats_language_the_tables_and_the_walls(rig_facto
     rig.journal.close()
     plain = rig_factory(language="lt").table.view()
     assert plain["wall_language"] == "lt"
+    assert plain["language"] == "lt"
+
+
+def test_the_table_screen_has_a_language_for_where_no_seat_reads(rig_factory):
+    view = rig_factory(language="lt", table_language="el").table.view()
+    assert view["language"] == "el" and view["wall_language"] == "lt"
+    assert {s["language"] for s in view["seats"]} == {"lt"}
 
 
 def test_a_refusal_is_said_in_the_language_of_the_seat_that_acted(rig_factory):

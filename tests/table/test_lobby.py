@@ -7,6 +7,15 @@ import json
 from hardware.events import Button, TagPlaced
 
 
+def test_the_lobby_names_the_set_the_game_will_use(rig_factory):
+    rig = rig_factory()  # four seats of classic: a double-12 set, not the double-9 of two
+    assert rig.view["set"] == 12 and rig.view["rounds"] == 13
+    rig.press(0)
+    assert rig.view["set"] == 12
+    rig.press(2)
+    assert rig.view["set"] == 9  # two joined: two are dealt from a double-9
+
+
 def test_draw_joins_and_a_second_draw_leaves(rig_factory):
     rig = rig_factory()
     assert rig.view["phase"] == "lobby"

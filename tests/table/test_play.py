@@ -181,7 +181,7 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
         "set", "round", "rounds",
         "engine", "engine_laid", "turn", "seats", "trains", "pending_doubles", "boneyard",
         "prompt", "rejection", "alerts", "scores", "round_engines", "totals", "ranking",
-        "readers", "last_play",
+        "readers", "last_play", "revealed", "went_out",
     }
     assert all(isinstance(s["hand"], int) for s in view["seats"])
     assert view["options"] == {

@@ -24,6 +24,8 @@ def test_open_hands_end_with_each_seat_showing_its_leftover_tiles(rig_factory):
     view = rig.view
     assert view["phase"] == "round_over" and view["turn"] is None
     assert view["prompt"] == "Tap your leftover tiles on your own pad, then PASS (Bo 0/8)"
+    # The wall fills the round in as seats show: Ana went out, Bo is still to show.
+    assert view["revealed"] == [0, None] and view["went_out"] == 0
     rig.tap(1, "9-1")  # a tile on the table: the engine says no when Bo presses PASS
     for tile in LEFT[:7]:
         rig.tap(1, tile)
@@ -37,6 +39,7 @@ def test_open_hands_end_with_each_seat_showing_its_leftover_tiles(rig_factory):
     pips = sum(int(a) + int(b) for a, b in (t.split("-") for t in LEFT))
     assert view["scores"] == [[0, pips]] and view["totals"] == [0, pips]
     assert view["round_engines"] == ["9-9"]
+    assert view["revealed"] is None and view["went_out"] == 0
     assert view["prompt"] == "Round 1 over (Ana went out): hold DRAW for round 2"
 
 

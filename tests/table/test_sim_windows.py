@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -51,3 +52,37 @@ def test_the_screens_open_as_windows_and_draw_every_view(tmp_path, x_display):
     # not draw, or a crash, would show there.
     assert "skipped a view" not in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("xdotool") is None,
+                    reason="xdotool is not installed (Debian package xdotool)")
+@pytest.mark.parametrize("key", ["q", "Escape"])
+def test_closing_a_window_ends_the_sim_and_its_other_screen(tmp_path, x_display, key):
+    env = {**os.environ, "DISPLAY": x_display}
+    env.pop("WAYLAND_DISPLAY", None)
+    env.pop("SDL_VIDEODRIVER", None)
+    sim = subprocess.Popen(
+        [sys.executable, "-m", "firmware_py.cli", "sim", "--full", "--speed", "1",
+         "--seed", "5", "--db", str(tmp_path / "sim.db")],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        windows: list[str] = []
+        deadline = time.monotonic() + 120
+        while len(windows) < 2 and time.monotonic() < deadline:
+            found = subprocess.run(["xdotool", "search", "--classname", "cli.py"], env=env,
+                                   capture_output=True, text=True)
+            windows = found.stdout.split()
+            time.sleep(0.5)
+        assert len(windows) == 2, "the table and wall windows open"
+        time.sleep(2)  # let the windows take their first view
+        subprocess.run(["xdotool", "key", "--window", windows[0], key], env=env, check=True)
+        out, err = sim.communicate(timeout=60)
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.communicate()
+    assert sim.returncode == 0, err
+    assert "A screen was closed: the sim ends" in out
+    assert "Traceback" not in err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tracked_deal import HANDS, dealt
 
-from firmware_py.rules import Tile
+from firmware_py.rules import Tile, set_tiles
 from hardware.events import Button, ReaderOffline, ReaderOnline
 
 
@@ -123,3 +123,29 @@ def test_a_refused_tap_never_says_whose_hand_holds_the_tile(rig_factory):
             text = rig.tap(1, str(tile))["rejection"]["text"]
             assert text == f"The {tile} was dealt: tap a tile from the boneyard."
             assert names[holder] not in text
+
+
+def test_a_drawn_tile_that_satisfies_the_double_owed_must_be_laid_on_it(rig_factory):
+    # RULES.md 2 rule 9 over `drawn_tile: may_play` (002:43 "Tai turi būti daroma", it
+    # must be done): Ana's first-turn line ends on 5-5; Bo holds no 5, draws 5-1 and may
+    # not keep it.
+    plain = [t for t in reversed(set_tiles(12)) if not t.matches(5) and t is not Tile(12, 12)]
+    hands = [[Tile(12, 5), Tile(5, 5), *plain[:10]], plain[10:22], plain[22:34], plain[34:46]]
+    rig = rig_factory(rules="tournament", hand_mode="tracked")
+    rig.start(0, 1, 2, 3)
+    for e, hand in enumerate(hands):
+        for tile in hand:
+            rig.tap(e, str(tile))
+    rig.tap(0, "12-5")
+    rig.tap(0, "5-5")
+    rig.press(0, Button.PASS)
+    rig.press(1)
+    view = rig.tap(1, "5-1")
+    assert view["turn"] == 1
+    assert rig.press(1, Button.PASS)["rejection"]["text"] == (
+        "The 5-1 you drew satisfies the 5-5 on Ana's train: lay it there."
+    )
+    view = rig.tap(0, "5-1")
+    assert view["turn"] == 1 and rig.table.moment.state.pending_doubles == ()
+    # Its first turn goes on (a line on its own train, or PASS).
+    assert rig.press(1, Button.PASS)["turn"] == 2

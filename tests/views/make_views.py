@@ -125,6 +125,8 @@ def base(seats: int, *, phase: str = "play", rnd: int = 3, seed: int = 1,
         "readers": [{"pad": str(i), "online": True, "reason": None} for i in range(seats)]
         + [{"pad": "mexican", "online": True, "reason": None}],
         "last_play": None,
+        "revealed": None,
+        "went_out": None,
     }
     return view, box
 
@@ -304,26 +306,78 @@ def views() -> dict[str, View]:
         text="no answer from /dev/ttyUSB2")})
     offline["seats"][3]["marker_expected"] = True
     offline["seats"][3]["marker_sensed"] = False
+    offline["alerts"].append({"seat": 3, "message": msg("alert.marker_out", seat=3)})
     out["reader_offline_6"] = offline
 
     over, box = base(5, phase="round_over", rnd=4, seed=10)
     lay(over, box, [6, 4, 9, 3, 5], open_seats=(1,), mexican=4)
     over["seats"][2]["hand"] = 0
+    over["went_out"] = 2
+    over["revealed"] = [None, 23, 0, None, None]
     over["prompt"] = msg("prompt.reveal", waiting=[
         msg("progress.seat", seat=seat, done=0, of=over["seats"][seat]["hand"])
-        for seat in (0, 1, 3, 4)])
+        for seat in (0, 3, 4)])
     out["round_over_5"] = over
 
-    for seats, top_round in ((8, 13), (14, 19)):
+    # The reveal under way, its summary and the final ranking, at 2, 8 and 14 seats.
+    for seats in (2, 8, 14):
+        played = {2: 4, 8: 6, 14: 9}[seats]
+        reveal, box = base(seats, phase="round_over", rnd=played, seed=13)
+        lay(reveal, box, [3] * seats, open_seats=(0,), mexican=3)
+        reveal["went_out"] = seats - 1
+        reveal["seats"][seats - 1]["hand"] = 0
+        rng = random.Random(seats)
+        shown = [rng.randint(3, 60) if s % 2 else None for s in range(seats)]
+        shown[seats - 1] = 0
+        reveal["revealed"] = shown
+        reveal["prompt"] = msg("prompt.reveal", waiting=[
+            msg("progress.seat", seat=s, done=0, of=reveal["seats"][s]["hand"])
+            for s, r in enumerate(shown) if r is None])
+        out[f"reveal_{seats}"] = reveal
+
+        summary, box = base(seats, phase="round_over", rnd=played + 1, seed=13)
+        summary["round"] = played
+        lay(summary, box, [3] * seats, open_seats=(0,), mexican=3)
+        last = summary["scores"][-1]
+        summary["went_out"] = last.index(0) if 0 in last else None
+        for seat, points in zip(summary["seats"], last, strict=True):
+            seat["hand"] = 0 if points == 0 else max(1, points // 8)
+        summary["prompt"] = (
+            msg("prompt.summary_out", round=played, seat=summary["went_out"], next=played + 1)
+            if summary["went_out"] is not None
+            else msg("prompt.summary_blocked", round=played, next=played + 1))
+        out[f"summary_{seats}"] = summary
+
+    for seats, top_round in ((2, 10), (8, 13), (14, 19)):
         game, box = base(seats, phase="game_over", rnd=top_round + 1, seed=11)
         game["round"] = top_round
         totals = game["totals"]
         game["ranking"] = sorted(range(seats), key=lambda s: (totals[s], s))
+        last = game["scores"][-1]
+        game["went_out"] = last.index(0) if 0 in last else None
         game["prompt"] = msg("prompt.over", winner_seat=game["ranking"][0])
         for seat in game["seats"]:
             seat["hand"] = 0
         game["readers"] = []
         out[f"game_over_{seats}"] = game
+
+    # An empty lobby of four: the set is the one four players are dealt.
+    empty_lobby, _ = base(4, phase="lobby", rnd=0)
+    for seat in empty_lobby["seats"]:
+        seat.update(joined=False, hand=0, total=0)
+    empty_lobby["prompt"] = msg("prompt.lobby_join")
+    empty_lobby["readers"] = []
+    out["lobby_4_empty"] = empty_lobby
+
+    # The engine set aside: the players are asked to put it in the hub, not to look for it.
+    aside, _ = base(4, phase="deal", rnd=1)
+    aside["options"]["engine"] = "set_aside"
+    aside["prompt"] = msg("prompt.deal_aside", round=1, tile="12-12", dealt=[
+        msg("progress.seat", seat=s, done=d, of=15) for s, d in enumerate((3, 0, 0, 0))])
+    for seat, dealt in zip(aside["seats"], (3, 0, 0, 0), strict=True):
+        seat["hand"] = dealt
+    aside["boneyard"] = 91 - 3 - 1
+    out["deal_set_aside_4"] = aside
     return out
 
 
