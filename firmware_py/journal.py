@@ -299,8 +299,13 @@ class Journal:
 
     def _unwritable(self, detail: str, full: bool) -> JournalUnwritable:
         full = full or _no_room(self.path)
-        why = ("its disk is full: free some space" if full else
-               "its disk takes no writes (read-only or failing): check the disk")
+        if full:
+            why = "its disk is full: free some space"
+        elif _file_refuses_writes(self.path):
+            why = ("the file is not writable by this user: give it back to the service's "
+                   "user (chown roundhouse:roundhouse, chmod 0640)")
+        else:
+            why = "its disk takes no writes (read-only or failing): check the disk"
         return JournalUnwritable(f"{self.path}: cannot write the journal ({detail}); {why}. "
                                  "The journal itself is not damaged", full=full)
 
@@ -520,6 +525,15 @@ def _no_room(path: Path) -> bool:
         # Root's reserve aside: what a service running as its own user may still use.
         return fs.f_bavail * fs.f_frsize < 64 * 1024
     return False
+
+
+def _file_refuses_writes(path: Path) -> bool:
+    """Whether the journal file itself, on a disk that writes, refuses this user."""
+    try:
+        writable_disk = not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
+    return writable_disk and path.is_file() and not os.access(path, os.W_OK)
 
 
 def _memory_folder() -> str | None:

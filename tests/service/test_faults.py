@@ -161,11 +161,16 @@ def play_on_a_journal_made_read_only(folder: Path, wait: float = 30) -> list[lis
             view = service.table.view()
         return [view["phase"], view["rejection"] and said(view["rejection"])]
 
-    shows = []
+    shows: list[list[Any]] = []
     press(service, 0)
     press(service, 1)
     hold(service, 0)  # starts the game: its first journal entry
     shows.append(shown(lambda view: view["rejection"] is not None))
+    if not os.access(config.database, os.W_OK):  # root writes it all the same
+        try:
+            service.journal.begin_game({})
+        except JournalError as err:
+            shows.append([str(err)])  # what the log says: the file, not the disk
     config.database.chmod(0o644)
     # The input after the one that found the disk writable is taken (each input after a
     # refusal reconnects first; the refused one's own release may have come before the
@@ -216,7 +221,9 @@ def test_a_journal_file_made_read_only_refuses_inputs_until_it_is_writable_again
     os.waitpid(pid, 0)
     shutil.rmtree(folder, ignore_errors=True)
     assert isinstance(answer, list), answer
-    refused, taken = answer
+    refused, [logged], taken = answer
+    assert "the file is not writable by this user" in logged
+    assert "check the disk" not in logged
     # Read-only: the game's start is refused on screen, the table stays in the lobby.
     assert refused == ["lobby", "The table's disk takes no writes: nothing was lost. "
                                 "Check the disk."]
