@@ -353,12 +353,14 @@ def seat_notes(view: View, seat: int) -> list[str]:
 
 
 def _panel_texts(
-    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int
+    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int,
+    angle: int | None = None,
 ) -> list[Text]:
     """A seat's name, its tiles in hand and its state in the largest type (the count and
     YOUR TURN / ONE TILE! are what matter mid-round), its points smaller, and what
-    concerns that seat alone; all facing the seat."""
-    angle = SIDE_ANGLE[strip.side]
+    concerns that seat alone; all facing the seat (or turned by `angle`)."""
+    if angle is None:
+        angle = SIDE_ANGLE[strip.side]
     rw, rh = reading_size(strip.panel, angle)
     pad = max(2, rh // 14)
     loud = state in ("turn", "one_tile")
@@ -380,8 +382,15 @@ def _panel_texts(
         top = inner_h * 11 // 20
         title = _say(view, None, "screen.mexican_title")
         if rw < 2.6 * rh:  # a short panel: the title on two lines, and nothing else
-            return [fit(title, (pad, pad, inner_w, inner_h), theme.INK, cap=80,
-                        align="center", lines=2)]
+            label = fit(title, (pad, pad, inner_w, inner_h), theme.INK, cap=80,
+                        align="center", lines=2)
+            if rw < rh and angle == SIDE_ANGLE[strip.side] and any(
+                    "…" in line for line in label.lines):
+                # The Mexican train's label is everybody's: where it does not fit across
+                # the panel's short side ("MEKSIKOS TRAUKI…") it reads along the long one.
+                turned = 0 if strip.side in ("left", "right") else 90
+                return _panel_texts(view, strip, state, colour, floor, loud_min, turned)
+            return [label]
         return [
             fit(title, (pad, pad, inner_w, top), theme.INK, cap=80, align="center"),
             fit(_say(view, None, "screen.open_to_all"), (pad, pad + top, inner_w,
@@ -429,8 +438,14 @@ def _panel_texts(
         state_box = (pad, pad + name_h + count_h, inner_w, inner_h - name_h - count_h)
         points_box = state_box
         if note or status:
-            # The state takes the points' row: they go beside the name.
+            # The state takes the points' row: they go beside the name, which takes what
+            # it needs at the floor ("Venkata Lakshmi" was cut to "Venkata Laks…" while
+            # "0 pts" beside it stood twice as tall), and leaves the points theirs.
             name_w = (inner_w - pad) * 60 // 100
+            points_w = text.text_width(say("screen.points", n=info.get("total", 0)),
+                                       floor, rtl)
+            name_w = min(max(name_w, text.text_width(info["name"], floor, rtl)),
+                         inner_w - pad - points_w)
             name_box = (pad, pad, name_w, name_h)
             points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
     count = fit(hand, count_box, ink, cap=110, least=loud_min,
@@ -493,8 +508,10 @@ def _place_flow(
         a_first = p.outward == frame.low_u_first
         tiles.append(TilePlace(rect, item.a, item.b, vertical, a_first, facing, train_id,
                                order, is_new))
-        if order is not None:
-            badges.append(_badge(rect, frame.rect, order, sizes, facing, marks))
+    laid = [t.rect for t in tiles] + [m.rect for m in markers] + [c.rect for c in chips]
+    for t in tiles:
+        if t.pending is not None:
+            badges.append(_badge(t.rect, frame.rect, t.pending, sizes, facing, marks, laid))
     return tiles, markers, chips, badges
 
 
@@ -503,13 +520,35 @@ def _inset(rect: Rect, d: int) -> Rect:
     return (x + d, y + d, max(1, w - 2 * d), max(1, h - 2 * d))
 
 
+def _overlap(a: Rect, b: Rect) -> int:
+    """The area two rectangles share."""
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0, w) * max(0, h)
+
+
 def _badge(tile: Rect, lane: Rect, order: int, sizes: Sizes, facing: int,
-           least: int) -> Badge:
+           least: int, laid: list[Rect]) -> Badge:
+    """The disc beside the double, touching it: a disc over the tile's corner hid half
+    its pips ("12|1" at 14 seats), and the double is what the players must read. It goes
+    where it covers the least of the lane's tiles, the double first."""
     radius = max(least // 2, sizes.short * 9 // 20)
-    x, y, w, _ = tile
+    x, y, w, h = tile
     lx, ly, lw, lh = lane
-    cx = min(max(x + w, lx + radius), lx + lw - radius)
-    cy = min(max(y, ly + radius), ly + lh - radius)
+    corner = round(radius * 0.72)
+    spots = [(x + w + corner, y - corner), (x + w + radius, y + h // 2),
+             (x - corner, y - corner), (x + w // 2, y - radius),
+             (x + w + corner, y + h + corner), (x - radius, y + h // 2),
+             (x + w // 2, y + h + radius), (x - corner, y + h + corner)]
+
+    def covered(spot: Point) -> tuple[int, int]:
+        disc = (spot[0] - radius, spot[1] - radius, 2 * radius, 2 * radius)
+        own = _overlap(disc, tile)
+        return own, sum(_overlap(disc, r) for r in laid) - own
+
+    inside = [(min(max(cx, lx + radius), lx + lw - radius),
+               min(max(cy, ly + radius), ly + lh - radius)) for cx, cy in spots]
+    cx, cy = min(inside, key=covered)  # the first of the least covering spots
     side = int(radius * 1.4)
     box = (cx - side // 2, cy - side // 2, side, side)
     label = text.fit(str(order), box, max_size=80, min_size=8, angle=facing, colour=theme.INK)
@@ -750,9 +789,16 @@ def _hub(
             right = ("" if view["phase"] == "lobby"
                      else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
             half = (inner_w - pad) // 2
-            texts.append(fit(left, box(pad, y, half, h), theme.INK, 56, align="left"))
-            texts.append(fit(right, box(2 * pad + half, y, inner_w - half - pad, h),
-                             theme.INK_DIM, 56, align="right"))
+            first, second = (pad, y, half, h), (2 * pad + half, y, inner_w - half - pad, h)
+            if text.reads_rtl(lang):
+                # Mirrored as the reader reads: the round at the right, the boneyard at
+                # the left (unmirrored, the two met mid-hub as one phrase).
+                first, second = (rw - pad - half, y, half, h), (pad, y, second[2], h)
+            # One size for both, so neither reads as the headline.
+            size = min(fit(left, box(*first), theme.INK, 56).size,
+                       fit(right, box(*second), theme.INK_DIM, 56).size)
+            texts.append(fit(left, box(*first), theme.INK, size, align="left"))
+            texts.append(fit(right, box(*second), theme.INK_DIM, size, align="right"))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = parse_tile(engine, "view.engine")[0]

@@ -11,6 +11,7 @@ renderers only draw what was decided here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -91,13 +92,35 @@ def block_size(lines: tuple[str, ...], size: int, rtl: bool = False) -> tuple[in
     return width, line_height(size) * len(lines)
 
 
+# A tile as a sentence names it ("12-12", "5-5,"): its pips in any script's digits.
+_TILE = re.compile(r"\d+-\d+")
+
+
+def phrases(text: str) -> list[str]:
+    """The pieces a line may break between: words, except that a tile is held together
+    with the word before and after it, so "satisfy the 12-12 on Bo's train" never puts
+    "the" and "12-12" on different lines (a tile alone at a line's end or start reads as
+    a score)."""
+    pieces: list[str] = []
+    glue = False
+    for word in text.split():
+        tile = bool(_TILE.search(word))
+        if pieces and (glue or tile):
+            pieces[-1] = f"{pieces[-1]} {word}"
+        else:
+            pieces.append(word)
+        glue = tile
+    return pieces
+
+
 def _wrap(
-    text: str, size: int, width: int, max_lines: int, rtl: bool
+    text: str, size: int, width: int, max_lines: int, rtl: bool, keep: bool = True
 ) -> tuple[str, ...] | None:
-    """Greedy word wrap; None when the words do not fit in `max_lines` lines."""
+    """Greedy wrap between phrases (between words where `keep` is off); None when they
+    do not fit in `max_lines` lines."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in phrases(text) if keep else text.split():
         trial = f"{current} {word}" if current else word
         if text_width(trial, size, rtl) <= width:
             current = trial
@@ -125,10 +148,10 @@ def _shorten(text: str, size: int, width: int, rtl: bool) -> str:
 
 
 def _lines_at(
-    text: str, size: int, width: int, height: int, max_lines: int, rtl: bool
+    text: str, size: int, width: int, height: int, max_lines: int, rtl: bool, keep: bool
 ) -> tuple[str, ...] | None:
     rows = min(max_lines, height // line_height(size))
-    return _wrap(text, size, width, rows, rtl) if rows >= 1 else None
+    return _wrap(text, size, width, rows, rtl, keep) if rows >= 1 else None
 
 
 def _cut(text: str, size: int, width: int, rows: int, rtl: bool) -> tuple[str, ...]:
@@ -171,13 +194,18 @@ def fit(
     best: tuple[str, ...] | None = None
     low, high = min_size, max(min_size, max_size)
     best_size = min_size
-    while low <= high:
-        mid = (low + high) // 2
-        lines = _lines_at(text, mid, width, height, max_lines, rtl)
-        if lines is None:
-            high = mid - 1
-        else:
-            best, best_size, low = lines, mid, mid + 1
+    # A tile kept with its words where that fits at some size, else broken anywhere.
+    for keep in (True, False):
+        while low <= high:
+            mid = (low + high) // 2
+            lines = _lines_at(text, mid, width, height, max_lines, rtl, keep)
+            if lines is None:
+                high = mid - 1
+            else:
+                best, best_size, low = lines, mid, mid + 1
+        if best is not None:
+            break
+        low, high = min_size, max(min_size, max_size)
     if best is None:
         rows = max(1, min(max_lines, height // line_height(min_size)))
         best = _cut(text, min_size, width, rows, rtl)

@@ -2,6 +2,8 @@
 in its own lane, no two tiles overlapping, every text inside its box, for every table
 size and every screen size."""
 
+import math
+
 import pygame
 import pytest
 
@@ -50,6 +52,14 @@ def check_geometry(lay: TableLayout) -> None:
         x, y = badge.centre
         r = badge.radius
         assert inside((x - r, y - r, 2 * r, 2 * r), screen)
+        # The disc numbers the double beside it and hides none of its pips: over the
+        # tile's corner it covered half a 12-12 at the lane's edge.
+        for double in lay.tiles:
+            if double.pending is not None:
+                dx, dy, dw, dh = double.rect
+                nearest = (min(max(x, dx), dx + dw), min(max(y, dy), dy + dh))
+                assert math.dist(nearest, badge.centre) >= r - 1, (
+                    f"badge {badge.label.lines} hides a pending double")
     for a, b in zip(lay.lanes, lay.lanes[1:], strict=False):
         assert not pygame.Rect(a.rect).colliderect(b.rect)
 
@@ -352,3 +362,49 @@ def test_a_refusal_is_said_once_where_its_seat_reads_it(view):
     sample["rejection"]["seat"] = None  # nobody to name: the hub says it
     lay = layout(sample, (1280, 800))
     assert "doesn't match" in hub_words(lay)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar", "lt", "el", "te"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800), (1280, 720)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("seats", range(2, 15))
+def test_no_panel_text_is_cut_short(seats, size, lang, view):
+    """Every word of the panels is written whole, in every language: at 14 seats
+    "Venkata Lakshmi" was cut to "Venkata Laks…" beside a "0 pts" twice its size, the
+    Mexican train's label to "MEKSIKOS TRAUKI…", and at 10-13 seats a Lithuanian seat's
+    state to "VIENAS KAULIU…" and a Greek seat's points to "44 πόν…"."""
+    sample = view(f"play_{seats}")
+    sample["language"] = lang
+    for seat in sample["seats"]:
+        seat["language"] = lang
+    lay = layout(sample, size)
+    cut = [t.lines for t in lay.texts if any("…" in line for line in t.lines)]
+    assert not cut, f"cut short at {size}: {cut}"
+    written = {" ".join(t.lines) for t in lay.texts}
+    for seat in sample["seats"]:
+        assert seat["name"] in written, f"{seat['name']!r} is not written whole"
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar"])
+def test_the_hubs_round_and_boneyard_read_in_their_readers_order(lang, view):
+    """The round comes first as its reader reads (left in English, right in Persian and
+    Arabic), the boneyard last, at one size: unmirrored, a Persian hub put the boneyard
+    first, in larger type, run into the round as one phrase."""
+    from firmware_py.render import render
+
+    sample = view("summary_8")
+    sample["turn"] = 0  # the hub upright, facing the bottom seat
+    sample["seats"][0]["language"] = lang
+    lay = layout(sample, (1280, 800))
+    assert lay.hub_angle == 0
+    said_round = render({"id": "screen.round_of", "args": {"round": sample["round"],
+                                                           "rounds": sample["rounds"]}}, lang)
+    said_boneyard = render({"id": "screen.boneyard", "args": {"count": sample["boneyard"]}},
+                           lang)
+    (rnd,) = [t for t in lay.texts if t.lines == (said_round,)]
+    (bone,) = [t for t in lay.texts if t.lines == (said_boneyard,)]
+    assert rnd.size == bone.size
+    if lang == "en":
+        assert rnd.box[0] < bone.box[0]
+    else:
+        assert rnd.box[0] > bone.box[0]
