@@ -205,6 +205,7 @@ class Journal:
         return fd
 
     def _open(self, *, check: bool) -> sqlite3.Connection:
+        self._align_side_files()
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                  timeout=BUSY_TIMEOUT_S)
@@ -224,6 +225,27 @@ class Journal:
             db.close()
             raise
         return db
+
+    def _align_side_files(self) -> None:
+        """Give the write-ahead log and its index the journal's own permissions again.
+
+        SQLite creates them with the database file's mode (os_unix.c, findCreateFileMode)
+        and never changes it: opened while the journal was read-only (chmod 0444), they
+        stay read-only after the journal is made writable again, and SQLite then refuses
+        every write ("attempt to write a readonly database") until they are deleted, which
+        the read-only connections never do. Only the permission bits the journal has are
+        given; a file owned by another user is left alone."""
+        try:
+            mode = stat.S_IMODE(self.path.stat().st_mode)
+        except OSError:
+            return
+        if not os.access(self.path, os.W_OK):
+            return  # the journal itself is read-only: nothing to align yet
+        for suffix in ("-wal", "-shm"):
+            side = _side(self.path, suffix)
+            with contextlib.suppress(OSError):
+                if side.is_file() and not os.access(side, os.W_OK):
+                    side.chmod(mode)
 
     def _open_read_only(self) -> sqlite3.Connection:
         uri = f"file:{urllib.parse.quote(str(self.path.absolute()))}?mode=ro"
@@ -277,8 +299,13 @@ class Journal:
 
     def _unwritable(self, detail: str, full: bool) -> JournalUnwritable:
         full = full or _no_room(self.path)
-        why = ("its disk is full: free some space" if full else
-               "its disk takes no writes (read-only or failing): check the disk")
+        if full:
+            why = "its disk is full: free some space"
+        elif _file_refuses_writes(self.path):
+            why = ("the file is not writable by this user: give it back to the service's "
+                   "user (chown roundhouse:roundhouse, chmod 0640)")
+        else:
+            why = "its disk takes no writes (read-only or failing): check the disk"
         return JournalUnwritable(f"{self.path}: cannot write the journal ({detail}); {why}. "
                                  "The journal itself is not damaged", full=full)
 
@@ -498,6 +525,15 @@ def _no_room(path: Path) -> bool:
         # Root's reserve aside: what a service running as its own user may still use.
         return fs.f_bavail * fs.f_frsize < 64 * 1024
     return False
+
+
+def _file_refuses_writes(path: Path) -> bool:
+    """Whether the journal file itself, on a disk that writes, refuses this user."""
+    try:
+        writable_disk = not os.statvfs(path).f_flag & os.ST_RDONLY
+    except OSError:
+        return False
+    return writable_disk and path.is_file() and not os.access(path, os.W_OK)
 
 
 def _memory_folder() -> str | None:

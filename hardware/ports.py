@@ -61,6 +61,17 @@ def wait_for_new(by_path: Path, before: set[str], timeout: float | None,
         time.sleep(poll_s)
 
 
+def one_adapter(by_path: Path, names: set[str]) -> str | None:
+    """The by-path name of the one adapter these new links name, or None if they name
+    several. Newer systemd (60-serial.rules, path_id's ID_PATH_WITH_USB_REVISION) links
+    each adapter twice, as "...-usb-0:..." and "...-usbv2-0:...": both lead to one
+    device, and the first is its ID_PATH."""
+    devices = {(by_path / name).resolve() for name in names}
+    if len(devices) != 1:
+        return None
+    return min(names, key=lambda name: ("-usbv" in name, len(name), name))
+
+
 def configure_learn_port(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pad", required=True, metavar="PAD",
                         help='the pad the reader belongs to: a seat number or "mexican"')
@@ -83,11 +94,11 @@ def run_learn_port(args: argparse.Namespace) -> int:
     if not new:
         print(f"no adapter was plugged in within {args.timeout:g} s", file=sys.stderr)
         return 1
-    if len(new) > 1:
+    name = one_adapter(args.by_path, new)
+    if name is None:
         print("several adapters appeared at once: " + ", ".join(sorted(new)) +
               "; plug in one reader at a time", file=sys.stderr)
         return 1
-    (name,) = new
     print(f"the reader of pad {args.pad} is in USB port {usb_port(name) or '?'}  ({name})")
     print(f"add its line to {PADS_RULES} and reload udev:")
     print(f"  echo '{pad_rule(name, args.pad)}' | sudo tee -a {PADS_RULES}")

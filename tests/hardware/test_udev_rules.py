@@ -214,6 +214,47 @@ def test_learn_port_prints_the_new_adapters_port_and_its_rule(tmp_path, capsys):
     assert pads_of(apply_rules([rules], present)) == []
 
 
+def test_learn_port_takes_the_two_links_newer_systemd_makes_for_one_adapter(tmp_path, capsys):
+    # systemd's path_id also gives ID_PATH_WITH_USB_REVISION ("usbv2" in place of "usb"),
+    # which newer 60-serial.rules link in /dev/serial/by-path/ too: one adapter, two links.
+    by_path, staged = tmp_path / "by-path", tmp_path / "staged"
+    staged.mkdir()
+    new = plugged(ADAPTERS[0], PI4, 1, "1.3.5")
+    name = by_path_name(new)
+    (staged / name.replace("-usb-0:", "-usbv2-0:")).symlink_to("../../ttyUSB0")
+    (staged / name).symlink_to("../../ttyUSB0")
+
+    def plug_it() -> None:  # udev makes the folder with the first adapter: both at once
+        time.sleep(0.5)
+        staged.rename(by_path)
+
+    threading.Thread(target=plug_it, daemon=True).start()
+    assert learn(by_path, ["--pad", "4", "--timeout", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "the reader of pad 4 is in USB port 1.3.5" in out
+    rule = re.search(r"echo '([^']+)' \| sudo tee -a", out)
+    assert rule and "usbv2" not in rule.group(1)
+    rules = tmp_path / "98-roundhouse-pads.rules"
+    rules.write_text(rule.group(1) + "\n")
+    assert pads_of(apply_rules([rules], new)) == ["roundhouse/pad-4"]
+
+
+def test_learn_port_refuses_two_adapters_plugged_in_at_once(tmp_path, capsys):
+    by_path, staged = tmp_path / "by-path", tmp_path / "staged"
+    staged.mkdir()
+    for port, tty in (("1.3.1", "ttyUSB0"), ("1.3.2", "ttyUSB1")):
+        (staged / by_path_name(plugged(ADAPTERS[0], PI4, 1, port))).symlink_to(
+            f"../../{tty}")
+
+    def plug_two() -> None:
+        time.sleep(0.5)
+        staged.rename(by_path)
+
+    threading.Thread(target=plug_two, daemon=True).start()
+    assert learn(by_path, ["--pad", "0", "--timeout", "30"]) == 1
+    assert "several adapters appeared at once" in capsys.readouterr().err
+
+
 def test_learn_port_gives_up_after_its_timeout_and_refuses_a_bad_pad(tmp_path, capsys):
     assert learn(tmp_path / "absent", ["--pad", "mexican", "--timeout", "0.3"]) == 1
     assert "no adapter was plugged in within 0.3 s" in capsys.readouterr().err

@@ -11,10 +11,12 @@ import json
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -138,6 +140,95 @@ def test_a_read_only_disk_refuses_inputs_on_screen_until_it_writes_again(tmp_pat
         assert not service.finished.is_set() and service.failure is None
         service.stop()
         screen.close()
+
+
+def play_on_a_journal_made_read_only(folder: Path, wait: float = 30) -> list[list[Any]]:
+    """Start a game on a journal file made read-only (chmod 0444), then again once it is
+    writable; what the table showed each time: [phase, refusal]."""
+    config = sim_config(folder)
+    service = Service(config, attach_hardware=False)
+    service.start()
+    service.stop()  # a journal, closed cleanly
+    config.database.chmod(0o444)
+    service = Service(config, attach_hardware=False)
+    service.start()
+
+    def shown(wanted: Any, wait: float = wait) -> list[Any]:
+        deadline = time.monotonic() + wait
+        view = service.table.view()
+        while not wanted(view) and time.monotonic() < deadline:
+            time.sleep(0.02)
+            view = service.table.view()
+        return [view["phase"], view["rejection"] and said(view["rejection"])]
+
+    shows: list[list[Any]] = []
+    press(service, 0)
+    press(service, 1)
+    hold(service, 0)  # starts the game: its first journal entry
+    shows.append(shown(lambda view: view["rejection"] is not None))
+    if not os.access(config.database, os.W_OK):  # root writes it all the same
+        try:
+            service.journal.begin_game({})
+        except JournalError as err:
+            shows.append([str(err)])  # what the log says: the file, not the disk
+    config.database.chmod(0o644)
+    # The input after the one that found the disk writable is taken (each input after a
+    # refusal reconnects first; the refused one's own release may have come before the
+    # chmod): a player holds DRAW again.
+    for _ in range(3):
+        hold(service, 0)
+        taken = shown(lambda view: view["phase"] != "lobby", wait=min(wait, 5))
+        if taken[0] != "lobby":
+            break
+    shows.append(taken)
+    service.stop()
+    assert service.failure is None
+    return shows
+
+
+def test_a_journal_file_made_read_only_refuses_inputs_until_it_is_writable_again():
+    # As the service's user: root writes a read-only file all the same, so as root the
+    # table runs as nobody, in a folder of its own, in a child process.
+    folder = Path(tempfile.mkdtemp(prefix="roundhouse-ro-", dir="/tmp"))
+    as_root = os.geteuid() == 0
+    if as_root:
+        # Played once as root first, so that every module the play imports is loaded
+        # before the child is nobody, who may not read where Python and the project are.
+        with contextlib.suppress(AssertionError):
+            play_on_a_journal_made_read_only(Path(tempfile.mkdtemp(dir=folder)), wait=0.5)
+        shutil.rmtree(folder)
+        folder.mkdir(mode=0o700)
+        os.chown(folder, 65534, 65534)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(read)
+            if as_root:
+                os.setgroups([])
+                os.setresgid(65534, 65534, 65534)
+                os.setresuid(65534, 65534, 65534)
+            answer: Any = play_on_a_journal_made_read_only(folder)
+        except BaseException as err:
+            answer = repr(err)
+        finally:
+            with os.fdopen(write, "w") as out:
+                json.dump(answer, out)
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as answer_file:
+        answer = json.load(answer_file)
+    os.waitpid(pid, 0)
+    shutil.rmtree(folder, ignore_errors=True)
+    assert isinstance(answer, list), answer
+    refused, [logged], taken = answer
+    assert "the file is not writable by this user" in logged
+    assert "check the disk" not in logged
+    # Read-only: the game's start is refused on screen, the table stays in the lobby.
+    assert refused == ["lobby", "The table's disk takes no writes: nothing was lost. "
+                                "Check the disk."]
+    # Writable again: the same input is taken, with no restart.
+    assert taken[0] != "lobby" and taken[1] is None
 
 
 def test_the_service_on_a_full_disk_says_so_and_never_calls_the_journal_damaged(tmp_path):
