@@ -337,19 +337,27 @@ def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     return render(message(message_id, **args), lang, _names(view, lang))
 
 
-def seat_notes(view: View, seat: int) -> list[str]:
+def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
     """What concerns one seat alone, written in its own panel in its own language: the
     table's alerts for it (its marker to put out or take back, its pad's reader offline)
     and a move of its that was refused while another seat is to act. A seat down to one
-    tile shows ONE TILE! instead of its alert."""
+    tile shows ONE TILE! instead of its alert. `brief` leaves out why a reader is
+    offline (the system's words, for the installer)."""
     lang = _language(view, seat)
     names = _names(view, lang)
-    notes = [render(alert["message"], lang, names) for alert in view.get("alerts") or []
+    notes = [render(_briefly(alert["message"]) if brief else alert["message"], lang, names)
+             for alert in view.get("alerts") or []
              if alert.get("seat") == seat and alert["message"]["id"] != "alert.one_tile"]
     rejection = view.get("rejection")
     if rejection and rejection.get("seat") == seat and view.get("turn") != seat:
         notes.append(render(rejection["message"], lang, names))
     return notes
+
+
+def _briefly(said: dict[str, Any]) -> dict[str, Any]:
+    if said["id"] == "alert.reader_offline_why":
+        return message("alert.reader_offline", pad=said["args"]["pad"])
+    return said
 
 
 def _panel_texts(
@@ -455,6 +463,11 @@ def _panel_texts(
     if note:
         # What concerns this seat is what it must read first; its panel still glows.
         shown = fit(note, state_box, theme.INK if loud else theme.GOLD, cap=big, lines=2)
+        if any("…" in line for line in shown.lines):
+            # Cut short, the seat's news loses its end; without the system's reason
+            # ("no answer from /dev/tty…") it is read whole.
+            shown = fit("  ·  ".join(seat_notes(view, seat, brief=True)), state_box,
+                        theme.INK if loud else theme.GOLD, cap=big, lines=2)
     elif status:
         shown = fit(status, state_box, status_colour, cap=110,
                     least=loud_min if loud else floor)
