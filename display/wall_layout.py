@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from display import text, theme
+from display.names import names, seat_name
 from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
@@ -84,8 +85,7 @@ def _place(n: int, lang: str) -> str:
 
 def _names(view: View) -> list[str]:
     """The names as the wall's sentences take them, closed in the wall's direction."""
-    lang = _language(view)
-    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
+    return names(view, _language(view))
 
 
 def _language(view: View) -> str:
@@ -270,7 +270,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         cells.append(Cell((x, ry, right - x, row_h), kind))
         lit = kind in ("turn", "first")
         ink = theme.DARK_INK if lit else theme.INK
-        put("name", seat["name"], (x + pad, ry + pad, name_w - pad - side, inner_h),
+        put("name", seat_name(view, i, lang), (x + pad, ry + pad, name_w - pad - side, inner_h),
             ink if lit else theme.seat_colour(i))
         values = [row[i] for row in scores]
         for r, value in enumerate(values):
@@ -388,8 +388,8 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     x, y, w, h = rect
     # Each name closed against the wall's direction: a list of Latin names on an Arabic
     # wall then runs right to left like the wall, not as one left-to-right phrase.
-    joined = [text.isolated(str(s["name"]), lang) for s in view["seats"]
-              if s.get("joined", True)]
+    said = names(view, lang)
+    joined = [said[i] for i, s in enumerate(view["seats"]) if s.get("joined", True)]
     texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
