@@ -774,8 +774,19 @@ def _hub(
     notices = _notices(view)
     if notices:
         rows.append(("notices", 1.2 * len(notices)))
-    total = sum(w for _, w in rows)
     avail = rh - pad * (len(rows) + 1)
+    prompt_lines = 3
+    if view.get("prompt"):
+        # A prompt that does not fit its share whole takes some of the other rows' room
+        # and a fourth line (a Greek deal prompt lost its last seats to "Ele…").
+        said = render(view["prompt"], lang, names(view, lang))
+        share = int(avail * 2.2 / sum(w for _, w in rows))
+        trial = text.fit(said, (0, 0, inner_w, share), max_size=floor, min_size=floor,
+                         max_lines=3, lang=lang)
+        if any("…" in line for line in trial.lines):
+            rows = [(n, 4.4 if n == "prompt" else w) for n, w in rows]
+            prompt_lines = 4
+    total = sum(w for _, w in rows)
     y = pad
     texts: list[Text] = []
     boxes: list[tuple[Rect, str]] = []
@@ -823,7 +834,8 @@ def _hub(
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
             said = render(view["prompt"], lang, names(view, lang))
-            texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64, lines=3))
+            texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64,
+                             lines=prompt_lines))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))

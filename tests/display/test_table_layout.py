@@ -430,3 +430,19 @@ def test_an_unnamed_seat_is_called_a_seat_in_its_readers_language(lang, view):
     wall = " ".join(line for t in wall_layout.layout(sample, (1280, 800)).texts
                     for line in t.lines)
     assert "Seat 5" not in wall and said[:1].upper() + said[1:] in wall
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar", "lt", "el", "te"])
+@pytest.mark.parametrize("name", ["deal_set_aside_4", "deal_4", "reader_offline_6", "lobby_6",
+                                  "two_pending_5", "round_over_5", "game_over_14",
+                                  "summary_14", "reveal_14", "full_14"])
+def test_no_sample_screen_cuts_its_words(name, lang, view):
+    """The hub's prompt and the panels' news are written whole at every size: a Greek
+    deal prompt ended "Dalia 0/15, Ele…" at 1280x800."""
+    sample = view(name)
+    sample["language"] = lang
+    for seat in sample["seats"]:
+        seat["language"] = lang
+    for size in ((1920, 1080), (1280, 800), (1280, 720)):
+        cut = [t.lines for t in layout(sample, size).texts if any("…" in ln for ln in t.lines)]
+        assert not cut, f"cut short at {size}: {cut}"
