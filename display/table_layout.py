@@ -19,6 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from display import text, theme
+from display.names import names, seat_name
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from display.views import View, parse_tile
@@ -317,12 +318,6 @@ def _seat_state(view: View, seat: int) -> str:
     return "normal"
 
 
-def _names(view: View, lang: str) -> list[str]:
-    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
-    sentence's direction, so a number after a name stays in the sentence's order."""
-    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
-
-
 def _language(view: View, seat: object) -> str:
     """The language of a seat's reader, or the table's for no seat."""
     seats = view["seats"]
@@ -334,22 +329,30 @@ def _language(view: View, seat: object) -> str:
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     """One of the screens' own words, in the language of the seat `reader`."""
     lang = _language(view, reader)
-    return render(message(message_id, **args), lang, _names(view, lang))
+    return render(message(message_id, **args), lang, names(view, lang))
 
 
-def seat_notes(view: View, seat: int) -> list[str]:
+def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
     """What concerns one seat alone, written in its own panel in its own language: the
     table's alerts for it (its marker to put out or take back, its pad's reader offline)
     and a move of its that was refused while another seat is to act. A seat down to one
-    tile shows ONE TILE! instead of its alert."""
+    tile shows ONE TILE! instead of its alert. `brief` leaves out why a reader is
+    offline (the system's words, for the installer)."""
     lang = _language(view, seat)
-    names = _names(view, lang)
-    notes = [render(alert["message"], lang, names) for alert in view.get("alerts") or []
+    said = names(view, lang)
+    notes = [render(_briefly(alert["message"]) if brief else alert["message"], lang, said)
+             for alert in view.get("alerts") or []
              if alert.get("seat") == seat and alert["message"]["id"] != "alert.one_tile"]
     rejection = view.get("rejection")
     if rejection and rejection.get("seat") == seat and view.get("turn") != seat:
-        notes.append(render(rejection["message"], lang, names))
+        notes.append(render(rejection["message"], lang, said))
     return notes
+
+
+def _briefly(said: dict[str, Any]) -> dict[str, Any]:
+    if said["id"] == "alert.reader_offline_why":
+        return message("alert.reader_offline", pad=said["args"]["pad"])
+    return said
 
 
 def _panel_texts(
@@ -398,6 +401,7 @@ def _panel_texts(
         ]
     seat = int(strip.key)
     info = view["seats"][seat]
+    name = seat_name(view, seat, lang)
 
     def say(message_id: str, **args: Any) -> str:
         return _say(view, seat, message_id, **args)
@@ -444,7 +448,7 @@ def _panel_texts(
             name_w = (inner_w - pad) * 60 // 100
             points_w = text.text_width(say("screen.points", n=info.get("total", 0)),
                                        floor, rtl)
-            name_w = min(max(name_w, text.text_width(info["name"], floor, rtl)),
+            name_w = min(max(name_w, text.text_width(name, floor, rtl)),
                          inner_w - pad - points_w)
             name_box = (pad, pad, name_w, name_h)
             points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
@@ -455,12 +459,17 @@ def _panel_texts(
     if note:
         # What concerns this seat is what it must read first; its panel still glows.
         shown = fit(note, state_box, theme.INK if loud else theme.GOLD, cap=big, lines=2)
+        if any("…" in line for line in shown.lines):
+            # Cut short, the seat's news loses its end; without the system's reason
+            # ("no answer from /dev/tty…") it is read whole.
+            shown = fit("  ·  ".join(seat_notes(view, seat, brief=True)), state_box,
+                        theme.INK if loud else theme.GOLD, cap=big, lines=2)
     elif status:
         shown = fit(status, state_box, status_colour, cap=110,
                     least=loud_min if loud else floor)
     # The name is never larger than the count or the seat's state.
     cap = min(big, shown.size) if shown is not None and loud else big
-    out.append(fit(info["name"], name_box, name_colour, cap=cap))
+    out.append(fit(name, name_box, name_colour, cap=cap))
     if count:
         out.append(count)
         if points_box is not None:
@@ -729,7 +738,7 @@ def _banner(view: View, seat: object) -> str | None:
 def _notices(view: View) -> list[str]:
     """The table's alerts for no seat in particular (the Mexican train's reader)."""
     lang = _language(view, None)
-    return [render(alert["message"], lang, _names(view, lang))
+    return [render(alert["message"], lang, names(view, lang))
             for alert in view.get("alerts") or [] if alert.get("seat") is None]
 
 
@@ -813,13 +822,13 @@ def _hub(
         elif name == "banner" and banner:
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
-            said = render(view["prompt"], lang, _names(view, lang))
+            said = render(view["prompt"], lang, names(view, lang))
             texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64, lines=3))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
             refused = _language(view, rejection.get("seat"))
-            said = render(rejection["message"], refused, _names(view, refused))
+            said = render(rejection["message"], refused, names(view, refused))
             texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3,
                              speaks=refused))
         elif name == "notices":

@@ -113,14 +113,14 @@ def phrases(text: str) -> list[str]:
     return pieces
 
 
-def _wrap(
-    text: str, size: int, width: int, max_lines: int, rtl: bool, keep: bool = True
-) -> tuple[str, ...] | None:
-    """Greedy wrap between phrases (between words where `keep` is off); None when they
-    do not fit in `max_lines` lines."""
+# Marks that end a clause: a line that must break breaks after one where it can.
+_CLAUSE_ENDS = (":", ";", "؛", ".", "!", "?", "؟")
+
+
+def _greedy(words: list[str], size: int, width: int, rtl: bool) -> list[str] | None:
     lines: list[str] = []
     current = ""
-    for word in phrases(text) if keep else text.split():
+    for word in words:
         trial = f"{current} {word}" if current else word
         if text_width(trial, size, rtl) <= width:
             current = trial
@@ -130,7 +130,28 @@ def _wrap(
         lines.append(current)
         current = word
     lines.append(current)
-    return tuple(lines) if len(lines) <= max_lines else None
+    return lines
+
+
+def _wrap(
+    text: str, size: int, width: int, max_lines: int, rtl: bool, keep: bool = True
+) -> tuple[str, ...] | None:
+    """Greedy wrap between phrases (between words where `keep` is off); None when they
+    do not fit in `max_lines` lines. A break after a clause ("…is offline: / no answer
+    from…") is taken over a greedy one ("…offline: no / answer…") when it needs no more
+    lines."""
+    words = phrases(text) if keep else text.split()
+    lines = _greedy(words, size, width, rtl)
+    if lines is None or len(lines) > max_lines:
+        return None
+    for k in range(len(words) - 2, -1, -1):
+        if not words[k].endswith(_CLAUSE_ENDS):
+            continue
+        head = _greedy(words[: k + 1], size, width, rtl)
+        tail = _greedy(words[k + 1:], size, width, rtl)
+        if head is not None and tail is not None and len(head) + len(tail) <= len(lines):
+            return (*head, *tail)
+    return tuple(lines)
 
 
 def _shorten(text: str, size: int, width: int, rtl: bool) -> str:

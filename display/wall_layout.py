@@ -18,6 +18,7 @@ from functools import partial
 from typing import Any
 
 from display import text, theme
+from display.names import names, seat_name
 from display.table_layout import TilePlace
 from display.text import Text
 from display.views import View, parse_tile
@@ -84,8 +85,7 @@ def _place(n: int, lang: str) -> str:
 
 def _names(view: View) -> list[str]:
     """The names as the wall's sentences take them, closed in the wall's direction."""
-    lang = _language(view)
-    return [text.isolated(str(s["name"]), lang) for s in view["seats"]]
+    return names(view, _language(view))
 
 
 def _language(view: View) -> str:
@@ -201,12 +201,17 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     # The totals and places are read from across the room: their columns are as wide
     # as their numbers at the largest size the rows allow.
     key_size = _largest_size(inner_h, 130)
-    total_w = min(w * 14 // 100, text.text_width("888", key_size) + 4 * pad)
-    place_w = min(w * 11 // 100, text.text_width("14th", key_size) + 4 * pad)
+    # Each cell keeps `side` pixels clear at either end, so that two neighbours' words
+    # stand at least a fifth of their size apart (edge to edge, "29162313" read as one
+    # number and a Persian "Total" and "Place" as one phrase).
+    side = max(pad, -(-key_size // 10))
+    total_w = min(w * 14 // 100, text.text_width("888", key_size) + 2 * side + 2 * pad)
+    place_w = min(w * 11 // 100, text.text_width("14th", key_size) + 2 * side + 2 * pad)
     tiles_w = w * 12 // 100 if board.tiles else 0
     name_w = w * 20 // 100
     round_w = (w - name_w - tiles_w - total_w - place_w) // max(1, rounds)
     round_w = min(round_w, w // 8)
+    score_side = max(pad, round_w // 6)
     # Few rounds leave room: give some to the names, centre the rest.
     spare = w - (name_w + round_w * rounds + tiles_w + total_w + place_w)
     name_w += min(spare, w * 12 // 100)
@@ -217,9 +222,11 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     right = place_x + place_w
     cells.append(Cell((x, y, right - x, head_h), "header"))
     head = (head_h - 2 * pad)
+    head_side = max(pad, -(-head // 9))
 
     def heading(label: str, hx: int, hw: int, align: str = "center") -> None:
-        texts.append(fit(label, (hx + pad, y + pad, hw - 2 * pad, head), max_size=70,
+        texts.append(fit(label, (hx + head_side, y + pad, hw - 2 * head_side, head),
+                         max_size=70,
                               min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
 
     heading(_say(view, "screen.player"), x, name_w, "left")
@@ -263,7 +270,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         cells.append(Cell((x, ry, right - x, row_h), kind))
         lit = kind in ("turn", "first")
         ink = theme.DARK_INK if lit else theme.INK
-        put("name", seat["name"], (x + pad, ry + pad, name_w - 2 * pad, inner_h),
+        put("name", seat_name(view, i, lang), (x + pad, ry + pad, name_w - pad - side, inner_h),
             ink if lit else theme.seat_colour(i))
         values = [row[i] for row in scores]
         for r, value in enumerate(values):
@@ -272,26 +279,27 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             if low:
                 cells.append(Cell((cx + 2, ry + 2, round_w - 4, row_h - 4), "winner"))
             put("score", text.numerals(value, lang),
-                (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
+                (cx + score_side, ry + pad, round_w - 2 * score_side, inner_h),
                 theme.DARK_INK if low or lit else theme.INK)
         if board.current is not None:
             cx = x + name_w + len(scores) * round_w
             if went_out == i:
                 cells.append(Cell((cx + 2, ry + 2, round_w - 4, row_h - 4), "winner"))
             if board.current[i]:
-                put("score", board.current[i], (cx + pad, ry + pad, round_w - 2 * pad, inner_h),
+                put("score", board.current[i],
+                    (cx + score_side, ry + pad, round_w - 2 * score_side, inner_h),
                     theme.DARK_INK if went_out == i or lit else theme.INK)
         if tiles_w:
-            box = (tiles_x + pad, ry + pad, tiles_w - 2 * pad, inner_h)
+            box = (tiles_x + side, ry + pad, tiles_w - 2 * side, inner_h)
             if seat.get("one_tile"):
                 cells.append(Cell((tiles_x + 2, ry + 2, tiles_w - 4, row_h - 4), "one_tile"))
                 put("alarm", _say(view, "screen.one_tile"), box, theme.INK)
             else:
                 put("tiles", text.numerals(seat.get("hand", 0), lang), box, ink)
         put("total", text.numerals(totals[i], lang),
-            (total_x + pad, ry + pad, total_w - 2 * pad, inner_h), ink)
+            (total_x + side, ry + pad, total_w - 2 * side, inner_h), ink)
         put("place", _place(places[i], lang),
-            (place_x + pad, ry + pad, place_w - 2 * pad, inner_h),
+            (place_x + side, ry + pad, place_w - 2 * side, inner_h),
             theme.GOLD if places[i] == 1 and not lit else ink)
     # Each name as large as it fits: one long name does not shrink the others.
     cap = max(MIN_TEXT, fit_column(columns["total"], max_size=130, min_size=MIN_TEXT,
@@ -380,8 +388,8 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     x, y, w, h = rect
     # Each name closed against the wall's direction: a list of Latin names on an Arabic
     # wall then runs right to left like the wall, not as one left-to-right phrase.
-    joined = [text.isolated(str(s["name"]), lang) for s in view["seats"]
-              if s.get("joined", True)]
+    said = names(view, lang)
+    joined = [said[i] for i, s in enumerate(view["seats"]) if s.get("joined", True)]
     texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))

@@ -5,6 +5,7 @@ line, where it reads as a score, and "the" hanging at the end of the one before.
 import copy
 import re
 
+import pygame
 import pytest
 
 from display import table_layout, text, wall_layout
@@ -59,3 +60,31 @@ def test_no_screen_breaks_a_line_at_a_tile(name, lang, size, view, stress_view):
         items += [*wall.texts, *([wall.prompt] if wall.prompt else [])]
         faults = [f for item in items for f in broken_at_a_tile(item)]
         assert not faults, faults
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_sentence_in_two_clauses_breaks_between_them(lang, view):
+    """A panel's "The reader of Dalia's pad is offline: no answer from /dev/ttyUSB2"
+    breaks after the colon, not as "…offline: no / answer from…"; where the reason does
+    not fit (Lithuanian, Greek) the panel says the reader is offline, whole, without it."""
+    sample = in_language(view("reader_offline_6"), lang)
+    for size in SIZES:
+        lay = table_layout.layout(sample, size)
+        offline = next(a["seat"] for a in sample["alerts"]
+                       if a["message"]["id"] == "alert.reader_offline_why")
+        (panel,) = [p.rect for p in lay.panels if p.seat == offline]
+        mine = [t for t in lay.texts if pygame.Rect(panel).contains(t.box)]
+        alert = max(mine, key=lambda t: len(" ".join(t.lines)))
+        assert not any("…" in line for line in alert.lines), alert.lines
+        if "ttyUSB" in " ".join(alert.lines):
+            assert len(alert.lines) == 2 and alert.lines[0].endswith(":"), alert.lines
+            assert alert.lines[1] == "no answer from /dev/ttyUSB2"
+
+
+def test_a_clause_break_costs_no_extra_line():
+    """A clause is ended early only where the text still takes as few lines."""
+    words = "Ab: cd ef gh ij kl mn op qr st uv wx yz"
+    greedy_rows = len(text.fit(words.replace(":", ""), (0, 0, 200, 400), max_size=20,
+                               min_size=20, max_lines=9).lines)
+    item = text.fit(words, (0, 0, 200, 400), max_size=20, min_size=20, max_lines=9)
+    assert len(item.lines) == greedy_rows and item.lines[0] != "Ab:"

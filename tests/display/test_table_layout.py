@@ -408,3 +408,25 @@ def test_the_hubs_round_and_boneyard_read_in_their_readers_order(lang, view):
         assert rnd.box[0] < bone.box[0]
     else:
         assert rnd.box[0] > bone.box[0]
+
+
+@pytest.mark.parametrize("lang", ["fa", "ar", "lt", "el", "te"])
+def test_an_unnamed_seat_is_called_a_seat_in_its_readers_language(lang, view):
+    """The configuration calls a seat it names nobody "Seat 5"; a Telugu lobby wrote that
+    English on its panel and the wall."""
+    from display import wall_layout
+    from firmware_py.render import render
+
+    sample = view("lobby_6")
+    assert sample["seats"][4]["name"] == "Seat 5"
+    sample["language"] = sample["wall_language"] = lang
+    for seat in sample["seats"]:
+        seat["language"] = lang
+    said = render({"id": "seat.numbered", "args": {"number": 5}}, lang)
+    panels = " ".join(line for t in layout(sample, (1280, 800)).texts for line in t.lines)
+    assert "Seat 5" not in panels
+    assert said[:1].upper() + said[1:] in panels
+    sample["phase"] = "play"  # the wall names every seat on its board
+    wall = " ".join(line for t in wall_layout.layout(sample, (1280, 800)).texts
+                    for line in t.lines)
+    assert "Seat 5" not in wall and said[:1].upper() + said[1:] in wall
