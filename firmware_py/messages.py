@@ -104,7 +104,14 @@ TAP_DRAWN = say("prompt.tap_drawn", "{seat}: tap the tile you drew on your own p
 FIND_ENGINE = say("prompt.find_engine", "{seat}: press DRAW to look for the {tile}")
 SATISFY = say("prompt.satisfy", "{seat}: satisfy the {tile} on {train}")
 DRAWN = say("prompt.drawn", "{seat}: play the drawn tile or PASS")
-LAY_TRAIN = say("prompt.lay_train", "{seat}: lay your train, then PASS")
+# A seat that cannot start its first-turn train draws once under `first_turn_draw`, and
+# otherwise passes at once (RULES.md section 3): the prompt says which.
+LAY_TRAIN_OR_DRAW = say(
+    "prompt.lay_train_or_draw", "{seat}: lay your train, then PASS (or DRAW if you cannot start it)"
+)
+LAY_TRAIN_OR_PASS = say(
+    "prompt.lay_train_or_pass", "{seat}: lay your train, then PASS (at once if you cannot start it)"
+)
 PLAY_OR_PASS = say("prompt.play_or_pass", "{seat}: play or PASS")
 PLAY_OR_DRAW = say("prompt.play_or_draw", "{seat}: play or DRAW")
 REVEAL = say("prompt.reveal", "Tap your leftover tiles on your own pad, then PASS ({waiting})")

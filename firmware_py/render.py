@@ -85,16 +85,27 @@ def render(message: Mapping[str, Any] | None, lang: str, names: Sequence[str] = 
     position (a seat without one is said "seat N"). `None` says nothing: ""."""
     if not message:
         return ""
-    message_id = str(message["id"])
+    message_id = str(message.get("id"))
     args: Mapping[str, Any] = message.get("args") or {}
+    if message_id not in m.TEMPLATES:
+        # A service of another version than this screen's: show the id, never crash.
+        return message_id
     template = _template(message_id, lang, args.get("n"))
-    shown = {key: _argument(key, value, lang, names) for key, value in args.items()}
+    shown = _Arguments({key: _argument(key, value, lang, names) for key, value in args.items()})
     text = template.format_map(shown)
     first = template[1 : template.find("}")] if template.startswith("{") else None
     if first is not None and _said_by_default(first, args.get(first), names):
         # "seat 2 must draw" opens a sentence: "Seat 2 must draw".
         text = text[:1].upper() + text[1:]
     return text
+
+
+class _Arguments(dict[str, str]):
+    """A message's arguments as said; one the sentence names but the message lacks (a
+    service of another version) stays as its placeholder."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
 
 
 def _said_by_default(key: str, value: object, names: Sequence[str]) -> bool:

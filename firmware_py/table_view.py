@@ -268,7 +268,8 @@ class PublicView:
             # (A draw that turned up the engine laid it: that seat leads the round.)
             return message(say.DRAWN, seat=seat)
         if game.option("first_turn") == "train" and not state.first_turn_done[seat]:
-            return _after(fresh, message(say.LAY_TRAIN, seat=seat))
+            lay = say.LAY_TRAIN_OR_DRAW if game.option("first_turn_draw") else say.LAY_TRAIN_OR_PASS
+            return _after(fresh, message(lay, seat=seat))
         if state.boneyard_count == 0:
             return _after(fresh, message(say.PLAY_OR_PASS, seat=seat))
         return _after(fresh, message(say.PLAY_OR_DRAW, seat=seat))

@@ -43,6 +43,14 @@ def test_an_unknown_message_id_is_refused_where_it_is_made():
         message("prompt.no_such_thing")
 
 
+def test_a_message_from_a_service_of_another_version_is_shown_not_a_crash():
+    # A screen left running across an upgrade may get ids and arguments it never knew.
+    assert render({"id": "prompt.from_the_future", "args": {"seat": 0}}, "fa", NAMES) == (
+        "prompt.from_the_future")
+    assert render({"id": "prompt.satisfy", "args": {"seat": 2}}, "en", NAMES) == (
+        "Cy: satisfy the {tile} on {train}")
+
+
 def test_an_engine_refusal_is_a_message_and_an_english_sentence():
     start = new_game(Options.preset("classic"), 3)
     state = apply(start, deal(start, 7))

@@ -111,6 +111,9 @@ def test_holding_pass_reaches_back_over_the_end_of_a_round(rig_factory):
     assert rig.entries()[-1] == {"t": "undo"}
 
 
+LAY = "lay your train, then PASS (or DRAW if you cannot start it)"  # tournament's first turn
+
+
 def test_the_undo_card_walks_a_tracked_game_back_into_the_deal(rig_factory):
     rig = dealt(rig_factory)
     rig.tap(0, "12-0")
@@ -119,9 +122,9 @@ def test_the_undo_card_walks_a_tracked_game_back_into_the_deal(rig_factory):
     rig.tap(1, "8-5")
     steps = [
         ("play", [11, 12, 12, 12], "Bo: tap the tile you drew on your own pad"),
-        ("play", [11, 12, 12, 12], "Bo: lay your train, then PASS"),
-        ("play", [11, 12, 12, 12], "Ana: lay your train, then PASS"),
-        ("play", [12, 12, 12, 12], "Put the 12-12 in the hub. Ana: lay your train, then PASS"),
+        ("play", [11, 12, 12, 12], f"Bo: {LAY}"),
+        ("play", [11, 12, 12, 12], f"Ana: {LAY}"),
+        ("play", [12, 12, 12, 12], f"Put the 12-12 in the hub. Ana: {LAY}"),
         ("deal", [12, 12, 12, 11], None),
         ("deal", [12, 12, 12, 10], None),
     ]
@@ -159,7 +162,7 @@ def test_holding_pass_takes_back_a_tracked_draw_and_its_tile(rig_factory):
     assert view["turn"] == 1 and view["seats"][1]["hand"] == 12
     assert view["prompt"] == "Bo: tap the tile you drew on your own pad"
     view = rig.hold(1, Button.PASS)
-    assert view["prompt"] == "Bo: lay your train, then PASS"
+    assert view["prompt"] == "Bo: lay your train, then PASS (or DRAW if you cannot start it)"
     assert [e["t"] for e in rig.entries()][-4:] == ["drawing", "action", "undo", "undo"]
     assert rig.table.moment.state.boneyard_count == 91 - 1 - 48
 
@@ -371,7 +374,7 @@ def test_a_tracked_hunt_draw_that_turns_up_the_engine_lets_that_seat_lead(rig_fa
     assert view["phase"] == "play" and view["engine_laid"] and view["turn"] == 0
     assert [s["hand"] for s in view["seats"]] == [7, 7] and view["boneyard"] == 28 - 15
     # Ana leads: nothing drawn is waiting to be played.
-    assert view["prompt"] == "Ana: lay your train, then PASS"
+    assert view["prompt"] == "Ana: lay your train, then PASS (at once if you cannot start it)"
 
 
 def test_a_reader_going_offline_mid_turn_leaves_reminders_at_the_changes(rig_factory):

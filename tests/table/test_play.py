@@ -26,7 +26,8 @@ def test_the_table_names_the_engine_and_who_leads(rig_factory):
     assert view["engine"] == "12-12" and view["engine_laid"]
     assert view["turn"] == 1
     assert view["prompt"] == (
-        "Each seat takes 12 tiles. Put the 12-12 in the hub. Bo: lay your train, then PASS"
+        "Each seat takes 12 tiles. Put the 12-12 in the hub. "
+        "Bo: lay your train, then PASS (or DRAW if you cannot start it)"
     )
     assert [s["hand"] for s in view["seats"]] == [12, 12, 12, 12]
     assert view["boneyard"] == 91 - 1 - 4 * 12

@@ -220,7 +220,7 @@ def views() -> dict[str, View]:
     empty, box = base(4, rnd=1)
     lay(empty, box, [0, 0, 0, 0])
     empty["turn"] = 0
-    empty["prompt"] = msg("prompt.lay_train", seat=0)
+    empty["prompt"] = msg("prompt.lay_train_or_pass", seat=0)
     for seat in empty["seats"]:
         seat["hand"] = 15
     out["empty_4"] = empty
