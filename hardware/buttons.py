@@ -3,7 +3,7 @@
 Each button is a `DigitalInputDevice` with the pull-up on, built with the pin factory
 passed in, so no global pin factory is set and tests leave nothing behind. Debounce is
 done here rather than by the pin library, so it behaves the same with every pin factory:
-gpiozero's `bounce_time` does nothing on `MockPin` ("XXX Need to implement this" in
+gpiozero's `bounce_time` does nothing on `MockPin` (its bounce setter is marked unimplemented in
 gpiozero/pins/mock.py), and on RPi.GPIO it drops the edges that follow the first one, so
 a glitch of microseconds on a long cable is a whole press. Here, as lgpio's own debounce
 (`gpio_set_debounce_micros`, used by gpiozero/pins/lgpio.py) does, a change counts only
