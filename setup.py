@@ -1,5 +1,5 @@
-"""Building the package compiles the gettext catalogues: each firmware_py/locale/*.po
-becomes the .mo the table reads at run time (firmware_py.catalogues does the work, with
+"""Building the package compiles the gettext catalogues: each roundhouse/locale/*.po
+becomes the .mo the table reads at run time (roundhouse.catalogues does the work, with
 Babel, which the build requires). Everything else is in pyproject.toml."""
 
 import sys
@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 class BuildWithCatalogues(build_py):
     def run(self) -> None:
-        from firmware_py.catalogues import compile_all
+        from roundhouse.catalogues import compile_all
 
         compile_all()
         # The package's data files are listed lazily: drop a list made before the .mo

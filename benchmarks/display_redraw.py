@@ -23,7 +23,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from display import table_screen, wall_screen
-from display.views import parse_view
+from roundhouse.view import parse_view
 
 VIEW = Path(__file__).resolve().parents[1] / "tests" / "views" / "busy_8.json"
 RUNS = 60

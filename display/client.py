@@ -17,17 +17,18 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 
 from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
-from display.feed import ViewFeed
-from display.views import View, load_view
-from firmware_py.render import languages
+from roundhouse.feed import ViewFeed
+from roundhouse.render import languages
+from roundhouse.tablefile import DEFAULT_SOCKET, TableFileError, view_socket
+from roundhouse.view import View, ViewError, load_view
 
-DEFAULT_SOCKET = "/run/roundhouse/view.sock"
 DEFAULT_SIZE = (1280, 800)
 RENDERERS: dict[str, Callable[..., None]] = {
     "table": table_screen.render,
@@ -151,7 +152,7 @@ class Follower:
         pulsing = (
             self.animate
             and self.view is not None
-            and self.view.get("last_play") is not None
+            and self.view.last_play is not None
             and time.monotonic() - self.received_at < table_screen.NEWEST_PULSE
         )
         news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
@@ -168,7 +169,7 @@ class Follower:
             self._draw_view(0.0)
             self.redraws += 1
             self.waiting_shown = False
-            self.sink.show(f"{news['seq']:06d}")
+            self.sink.show(f"{news.seq:06d}")
         elif not self.feed.connected and not self.waiting_shown:
             self.view = None
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
@@ -190,9 +191,9 @@ def in_language(view: View, screen: str, lang: str | None) -> View:
     if lang is None:
         return view
     if screen == "wall":
-        return {**view, "wall_language": lang}
-    seats = [{**seat, "language": lang} for seat in view.get("seats", [])]
-    return {**view, "language": lang, "seats": seats}
+        return replace(view, wall_language=lang)
+    seats = tuple(replace(seat, language=lang) for seat in view.seats)
+    return replace(view, language=lang, seats=seats)
 
 
 def configure_display(parser: argparse.ArgumentParser) -> None:
@@ -259,13 +260,11 @@ def _socket(args: argparse.Namespace) -> str:
             raise UsageError("give --socket or --config, not both")
         return str(args.socket)
     if args.config is not None:
-        from firmware_py.config import ConfigError, load_config
-
         try:
-            return str(load_config(args.config).socket)
-        except ConfigError as exc:
-            raise UsageError(f"--config {args.config}: {'; '.join(exc.problems)}") from None
-    return os.environ.get("ROUNDHOUSE_SOCKET", DEFAULT_SOCKET)
+            return str(view_socket(args.config))
+        except TableFileError as exc:
+            raise UsageError(f"--config {exc}") from None
+    return os.environ.get("ROUNDHOUSE_SOCKET", str(DEFAULT_SOCKET))
 
 
 def run_display(args: argparse.Namespace) -> int:
@@ -292,6 +291,6 @@ def run_display(args: argparse.Namespace) -> int:
         finally:
             feed.close()
         return 0
-    except DisplayError as exc:
+    except (DisplayError, ViewError) as exc:  # the screen's own, and a view file's
         print(f"roundhouse display: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, UsageError) else 1

@@ -9,14 +9,14 @@ say it in their reader's language instead (a Persian panel reads "جایگاه �
 from __future__ import annotations
 
 from display import text
-from display.views import View
-from firmware_py.messages import SEAT_NUMBERED, message
-from firmware_py.render import render
+from roundhouse.messages import SEAT_NUMBERED, message
+from roundhouse.render import render
+from roundhouse.view import View
 
 
 def seat_name(view: View, seat: int, lang: str) -> str:
     """The name of `seat` as its reader in `lang` sees it."""
-    name = str(view["seats"][seat]["name"])
+    name = str(view.seats[seat].name)
     if name != f"Seat {seat + 1}":
         return name
     said = render(message(SEAT_NUMBERED, number=seat + 1), lang)
@@ -26,4 +26,4 @@ def seat_name(view: View, seat: int, lang: str) -> str:
 def names(view: View, lang: str) -> list[str]:
     """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
     sentence's direction, so a number after a name stays in the sentence's order."""
-    return [text.isolated(seat_name(view, i, lang), lang) for i in range(len(view["seats"]))]
+    return [text.isolated(seat_name(view, i, lang), lang) for i in range(len(view.seats))]

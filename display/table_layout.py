@@ -22,9 +22,10 @@ from display import text, theme
 from display.names import names, seat_name
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
-from display.views import View, parse_tile
-from firmware_py.messages import message
-from firmware_py.render import render
+from roundhouse.messages import Message, message
+from roundhouse.render import render
+from roundhouse.view import TrainView, View
+from roundhouse.vocabulary import tile_pips
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -308,22 +309,22 @@ def _lay_with_elision(frame: LaneFrame, node: Node, marker: bool, sizes: Sizes) 
 
 
 def _seat_state(view: View, seat: int) -> str:
-    info = view["seats"][seat]
-    if view["phase"] == "lobby" and not info.get("joined", True):
+    info = view.seats[seat]
+    if view.phase == "lobby" and not info.joined:
         return "empty"
-    if info.get("one_tile"):
+    if info.one_tile:
         return "one_tile"
-    if view.get("turn") == seat:
+    if view.turn == seat:
         return "turn"
     return "normal"
 
 
 def _language(view: View, seat: object) -> str:
     """The language of a seat's reader, or the table's for no seat."""
-    seats = view["seats"]
+    seats = view.seats
     if isinstance(seat, int) and 0 <= seat < len(seats):
-        return str(seats[seat].get("language") or view.get("language") or "en")
-    return str(view.get("language") or "en")
+        return str(seats[seat].language or view.language or "en")
+    return str(view.language or "en")
 
 
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
@@ -340,18 +341,18 @@ def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
     offline (the system's words, for the installer)."""
     lang = _language(view, seat)
     said = names(view, lang)
-    notes = [render(_briefly(alert["message"]) if brief else alert["message"], lang, said)
-             for alert in view.get("alerts") or []
-             if alert.get("seat") == seat and alert["message"]["id"] != "alert.one_tile"]
-    rejection = view.get("rejection")
-    if rejection and rejection.get("seat") == seat and view.get("turn") != seat:
-        notes.append(render(rejection["message"], lang, said))
+    notes = [render(_briefly(alert.message) if brief else alert.message, lang, said)
+             for alert in view.alerts or []
+             if alert.seat == seat and alert.message.id != "alert.one_tile"]
+    rejection = view.rejection
+    if rejection and rejection.seat == seat and view.turn != seat:
+        notes.append(render(rejection.message, lang, said))
     return notes
 
 
-def _briefly(said: dict[str, Any]) -> dict[str, Any]:
-    if said["id"] == "alert.reader_offline_why":
-        return message("alert.reader_offline", pad=said["args"]["pad"])
+def _briefly(said: Message) -> Message:
+    if said.id == "alert.reader_offline_why":
+        return message("alert.reader_offline", pad=said.get("pad"))
     return said
 
 
@@ -400,7 +401,7 @@ def _panel_texts(
                 inner_h - top), theme.INK_DIM, cap=60, align="center"),
         ]
     seat = int(strip.key)
-    info = view["seats"][seat]
+    info = view.seats[seat]
     name = seat_name(view, seat, lang)
 
     def say(message_id: str, **args: Any) -> str:
@@ -412,14 +413,14 @@ def _panel_texts(
         status, status_colour = say("screen.one_tile"), theme.INK
     elif state == "turn":
         status, status_colour = say("screen.your_turn"), ink
-    elif view["phase"] == "lobby":
+    elif view.phase == "lobby":
         status = say("screen.empty_seat" if state == "empty" else "screen.joined")
         status_colour = theme.INK_DIM
     else:
         status, status_colour = "", ink
     note = "  ·  ".join(notes)
-    in_game = view["phase"] != "lobby" and state != "empty"
-    hand = say("screen.tiles", n=info["hand"])
+    in_game = view.phase != "lobby" and state != "empty"
+    hand = say("screen.tiles", n=info.hand)
     wide = rw >= 2.6 * rh
     out: list[Text] = []
     if wide:
@@ -446,7 +447,7 @@ def _panel_texts(
             # it needs at the floor ("Venkata Lakshmi" was cut to "Venkata Laks…" while
             # "0 pts" beside it stood twice as tall), and leaves the points theirs.
             name_w = (inner_w - pad) * 60 // 100
-            points_w = text.text_width(say("screen.points", n=info.get("total", 0)),
+            points_w = text.text_width(say("screen.points", n=info.total),
                                        floor, rtl)
             name_w = min(max(name_w, text.text_width(name, floor, rtl)),
                          inner_w - pad - points_w)
@@ -473,7 +474,7 @@ def _panel_texts(
     if count:
         out.append(count)
         if points_box is not None:
-            out.append(fit(say("screen.points", n=info.get("total", 0)), points_box,
+            out.append(fit(say("screen.points", n=info.total), points_box,
                            ink if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
                            align="right" if wide or note or status else "left"))
     if shown is not None:
@@ -481,8 +482,8 @@ def _panel_texts(
     return out
 
 
-def _trains_by_id(view: View) -> dict[str, dict[str, Any]]:
-    return {str(t["id"]): t for t in view.get("trains") or []}
+def _trains_by_id(view: View) -> dict[str, TrainView]:
+    return {str(t.id): t for t in view.trains or []}
 
 
 def _place_flow(
@@ -613,20 +614,20 @@ def _rail_slots(
 def layout(view: View, size: tuple[int, int]) -> TableLayout:
     """Every rectangle and text of the table screen for `view` at `size` (pure)."""
     width, height = size
-    seats = view["seats"]
+    seats = view.seats
     compact = len(seats) >= COMPACT_FROM
     order = distribute(len(seats))
     hub, strips, rail_step = _strips(order, width, height, compact)
     trains = _trains_by_id(view)
-    turn = view.get("turn")
+    turn = view.turn
 
     nodes: dict[int | str, Node] = {}
     leads: dict[int | str, bool] = {}
     for s in strips:
         train = trains.get(str(s.key))
-        nodes[s.key] = Node.from_view(train, f"view.trains[{s.key}]") if train else Node((), ())
-        started = bool(train and (train["tiles"] or s.key != MEXICAN))
-        leads[s.key] = bool(train and train.get("open") and started)
+        nodes[s.key] = Node.from_view(train) if train else Node((), ())
+        started = bool(train and (train.tiles or s.key != MEXICAN))
+        leads[s.key] = bool(train and train.open and started)
 
     floor, loud_min = text_floor(len(seats), size), loud_floor(len(seats), size)
     s_max = _max_short(width, height)
@@ -640,13 +641,13 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     sizes = Sizes.of(short)
 
     pending = {
-        (str(p["train"]), parse_tile(p["tile"], "view.pending_doubles")[0]): int(p["order"])
-        for p in view.get("pending_doubles") or []
+        (str(p.train), tile_pips(p.tile)[0]): int(p.order)
+        for p in view.pending_doubles or []
     }
-    last = view.get("last_play")
+    last = view.last_play
     newest = None
     if last:
-        newest = (str(last["train"]), frozenset(parse_tile(last["tile"], "view.last_play")))
+        newest = (str(last.train), frozenset(tile_pips(last.tile)))
 
     tiles: list[TilePlace] = []
     markers: list[MarkerPlace] = []
@@ -686,7 +687,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
              theme.MEXICAN if s.key == MEXICAN else theme.seat_colour(int(s.key)),
              s.key == turn)
         for s in strips
-    ) if view.get("trains") else ()
+    ) if view.trains else ()
     hub_angle = 0
     for s in strips:
         if s.key == turn:
@@ -711,24 +712,24 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
 
 
 def _banner(view: View, seat: object) -> str | None:
-    phase = view["phase"]
-    seats = view["seats"]
-    prompt = view.get("prompt")
+    phase = view.phase
+    seats = view.seats
+    prompt = view.prompt
     if phase == "lobby":
-        joined = sum(1 for s in seats if s.get("joined", True))
+        joined = sum(1 for s in seats if s.joined)
         return _say(view, seat, "screen.waiting", joined=joined, n=len(seats))
     if phase == "deal":
-        engine = view.get("engine")
-        set_aside = (view.get("options") or {}).get("engine") == "set_aside"
+        engine = view.engine
+        set_aside = view.option("engine") == "set_aside"
         # Set aside, the engine is not looked for: the prompt asks to put it in the hub.
-        if engine and not view.get("engine_laid") and not set_aside:
+        if engine and not view.engine_laid and not set_aside:
             return _say(view, seat, "screen.looking_for", tile=engine)
         return _say(view, seat, "screen.dealing")
     # The summary's and the final ranking's prompts say the round or game is over.
-    if phase == "round_over" and (view.get("revealed") is not None or not prompt):
-        return _say(view, seat, "screen.round_over", round=view.get("round", 0))
+    if phase == "round_over" and (view.revealed is not None or not prompt):
+        return _say(view, seat, "screen.round_over", round=view.round)
     if phase == "game_over" and not prompt:
-        ranking = view.get("ranking") or []
+        ranking = view.ranking or ()
         if ranking:
             return _say(view, seat, "screen.winner", seat=ranking[0])
         return _say(view, seat, "screen.game_over")
@@ -738,8 +739,8 @@ def _banner(view: View, seat: object) -> str | None:
 def _notices(view: View) -> list[str]:
     """The table's alerts for no seat in particular (the Mexican train's reader)."""
     lang = _language(view, None)
-    return [render(alert["message"], lang, names(view, lang))
-            for alert in view.get("alerts") or [] if alert.get("seat") is None]
+    return [render(alert.message, lang, names(view, lang))
+            for alert in view.alerts or [] if alert.seat is None]
 
 
 def _hub(
@@ -752,22 +753,22 @@ def _hub(
     pad = max(4, min(rw, rh) // 30)
     inner_w = rw - 2 * pad
     rows: list[tuple[str, float]] = [("header", 1.0)]
-    engine = view.get("engine")
+    engine = view.engine
     if engine:
         rows.append(("engine", 2.0))
     # The hub faces the seat whose turn it is: it speaks that seat's language.
-    facing = view.get("turn")
+    facing = view.turn
     lang = _language(view, facing)
     banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
-    if view.get("prompt"):
+    if view.prompt:
         rows.append(("prompt", 2.2))
-    rejection = view.get("rejection")
+    rejection = view.rejection
     # A refused move of the seat to act, or of nobody the table can name, is the hub's;
     # any other seat reads its own in its panel.
-    if rejection and rejection.get("seat") in range(len(view["seats"])) and (
-            rejection.get("seat") != view.get("turn")):
+    if rejection and rejection.seat in range(len(view.seats)) and (
+            rejection.seat != view.turn):
         rejection = None
     if rejection:
         rows.append(("rejection", 1.8))
@@ -776,10 +777,10 @@ def _hub(
         rows.append(("notices", 1.2 * len(notices)))
     avail = rh - pad * (len(rows) + 1)
     prompt_lines = 3
-    if view.get("prompt"):
+    if view.prompt:
         # A prompt that does not fit its share whole takes some of the other rows' room
         # and a fourth line (a Greek deal prompt lost its last seats to "Ele…").
-        said = render(view["prompt"], lang, names(view, lang))
+        said = render(view.prompt, lang, names(view, lang))
         share = int(avail * 2.2 / sum(w for _, w in rows))
         trial = text.fit(said, (0, 0, inner_w, share), max_size=floor, min_size=floor,
                          max_lines=3, lang=lang)
@@ -803,11 +804,11 @@ def _hub(
     for name, weight in rows:
         h = int(avail * weight / total)
         if name == "header":
-            rnd, rounds = view.get("round", 0), view.get("rounds", 0)
+            rnd, rounds = view.round, view.rounds
             left = (_say(view, facing, "screen.round_of", round=rnd, rounds=rounds) if rnd
-                    else _say(view, facing, "screen.set", set=view.get("set", 12)))
-            right = ("" if view["phase"] == "lobby"
-                     else _say(view, facing, "screen.boneyard", count=view.get("boneyard", 0)))
+                    else _say(view, facing, "screen.set", set=view.set))
+            right = ("" if view.phase == "lobby"
+                     else _say(view, facing, "screen.boneyard", count=view.boneyard))
             half = (inner_w - pad) // 2
             first, second = (pad, y, half, h), (2 * pad + half, y, inner_w - half - pad, h)
             if text.reads_rtl(lang):
@@ -821,26 +822,26 @@ def _hub(
             texts.append(fit(right, box(*second), theme.INK_DIM, size, align="right"))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
-            value = parse_tile(engine, "view.engine")[0]
+            value = tile_pips(engine)[0]
             lw, lh = 2 * short, short
             local = (pad + (inner_w - lw) // 2, y + (h - lh) // 2, lw, lh)
             engine_place = TilePlace(box(*local), value, value, angle in (90, 270), True,
                                      angle, "engine", None, False)
-            if not view.get("engine_laid"):
+            if not view.engine_laid:
                 engine_place = None
                 texts.append(fit(_say(view, facing, "screen.engine", tile=engine),
                                  box(pad, y, inner_w, h), theme.INK_DIM, 70))
         elif name == "banner" and banner:
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
         elif name == "prompt":
-            said = render(view["prompt"], lang, names(view, lang))
+            said = render(view.prompt, lang, names(view, lang))
             texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64,
                              lines=prompt_lines))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
-            refused = _language(view, rejection.get("seat"))
-            said = render(rejection["message"], refused, names(view, refused))
+            refused = _language(view, rejection.seat)
+            said = render(rejection.message, refused, names(view, refused))
             texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3,
                              speaks=refused))
         elif name == "notices":

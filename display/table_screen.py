@@ -10,7 +10,7 @@ import pygame
 
 from display import text, theme, tiles
 from display.table_layout import TableLayout, TilePlace, layout
-from display.views import View
+from roundhouse.view import View
 
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
 

@@ -19,7 +19,7 @@ import pygame
 
 from display import shaping
 from display.shaping import unshown as unshown  # the screens' fonts lack these letters
-from firmware_py.render import digits, direction
+from roundhouse.render import digits, direction
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]

@@ -11,9 +11,9 @@ screen by `LaneFrame.to_screen`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from display.views import parse_tile
+from roundhouse.view import Branch, TrainView
+from roundhouse.vocabulary import tile_pips
 
 Rect = tuple[int, int, int, int]
 
@@ -123,13 +123,9 @@ class Node:
     first_index: int = 0  # how many tiles of this line are hidden before `tiles`
 
     @staticmethod
-    def from_view(train: dict[str, Any], where: str) -> Node:
-        tiles = tuple(parse_tile(t, f"{where}.tiles[{i}]") for i, t in enumerate(train["tiles"]))
-        branches = tuple(
-            Node.from_view(b, f"{where}.branches[{i}]")
-            for i, b in enumerate(train.get("branches") or [])
-        )
-        return Node(tiles, branches)
+    def from_view(train: TrainView | Branch) -> Node:
+        return Node(tuple(tile_pips(t) for t in train.tiles),
+                    tuple(Node.from_view(b) for b in train.branches))
 
     def count(self) -> int:
         return len(self.tiles) + sum(b.count() for b in self.branches)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pygame
 
 from display import text, theme
-from firmware_py.messages import message
-from firmware_py.render import DEFAULT_LANGUAGE
-from firmware_py.render import render as say
+from roundhouse.messages import message
+from roundhouse.render import DEFAULT_LANGUAGE
+from roundhouse.render import render as say
 
 
 def render(surface: pygame.Surface, socket_path: str, lang: str | None = None) -> None:

@@ -21,9 +21,10 @@ from display import text, theme
 from display.names import names, seat_name
 from display.table_layout import TilePlace
 from display.text import Text
-from display.views import View, parse_tile
-from firmware_py.messages import message
-from firmware_py.render import render
+from roundhouse.messages import message
+from roundhouse.render import render
+from roundhouse.view import View
+from roundhouse.vocabulary import tile_pips
 
 Rect = tuple[int, int, int, int]
 Point = tuple[int, int]
@@ -90,7 +91,7 @@ def _names(view: View) -> list[str]:
 
 def _language(view: View) -> str:
     """The wall's language: its own, or the table's."""
-    return str(view.get("wall_language") or view.get("language") or "en")
+    return str(view.wall_language or view.language or "en")
 
 
 def _fitters(view: View) -> tuple[Any, Any]:
@@ -108,31 +109,31 @@ def _title(view: View, rect: Rect, texts: list[Text]) -> None:
     fit, _ = _fitters(view)
     x, y, w, h = rect
     pad = h // 8
-    phase = view["phase"]
-    rnd = view.get("round", 0)
+    phase = view.phase
+    rnd = view.round
     if phase == "lobby":
         left = _say(view, "screen.title")
     elif phase == "game_over":
-        ranking = view.get("ranking") or []
+        ranking = view.ranking or ()
         left = (_say(view, "screen.winner", seat=ranking[0]) if ranking
                 else _say(view, "screen.game_over"))
     elif phase == "round_over":
-        out = view.get("went_out")
+        out = view.went_out
         left = (_say(view, "screen.round_over_blocked", round=rnd) if out is None
                 else _say(view, "screen.round_over_out", round=rnd, seat=out))
     else:
-        left = _say(view, "screen.round_of", round=rnd, rounds=view.get("rounds", 0))
+        left = _say(view, "screen.round_of", round=rnd, rounds=view.rounds)
     wide = phase in ("game_over", "round_over")
     left_w = w * (9 if wide else 4) // 10 - 2 * pad
     texts.append(fit(left, (x + pad, y + pad, left_w, h - 2 * pad), max_size=140,
                           min_size=MIN_TEXT, colour=theme.INK, align="left"))
-    engine = view.get("engine")
+    engine = view.engine
     if engine and not wide:
         texts.append(fit(_say(view, "screen.engine", tile=engine),
                               (x + w * 4 // 10, y + pad, w * 25 // 100,
                               h - 2 * pad), max_size=120, min_size=MIN_TEXT,
                               colour=theme.INK_DIM))
-    turn = view.get("turn")
+    turn = view.turn
     if turn is not None and phase == "play":
         texts.append(fit(_say(view, "screen.turn", seat=turn), (x + w * 65 // 100, y + pad,
                               w * 35 // 100 - pad, h - 2 * pad), max_size=140,
@@ -159,21 +160,21 @@ class _Board:
 
 
 def _board(view: View) -> _Board:
-    phase = view["phase"]
-    seats = view["seats"]
-    scores: list[list[int]] = [list(r) for r in view.get("scores") or []]
-    engines: list[str | None] = list(view.get("round_engines") or [])
+    phase = view.phase
+    seats = view.seats
+    scores: list[list[int]] = [list(r) for r in view.scores or []]
+    engines: list[str | None] = list(view.round_engines or [])
     engines += [None] * (len(scores) - len(engines))
     current: list[str] | None = None
-    revealed = view.get("revealed")
-    if phase in ("play", "deal") and view.get("round", 0) > len(scores):
+    revealed = view.revealed
+    if phase in ("play", "deal") and view.round > len(scores):
         current = [""] * len(seats)
     elif phase == "round_over" and revealed is not None:
         lang = _language(view)
         current = ["…" if r is None else text.numerals(r, lang) for r in revealed]
     if current is not None:
-        engines.append(view.get("engine"))
-    order = list(view.get("ranking") or []) if phase == "game_over" else []
+        engines.append(view.engine)
+    order = list(view.ranking or []) if phase == "game_over" else []
     if sorted(order) != list(range(len(seats))):
         order = list(range(len(seats)))
     return _Board(order, scores, engines, current, tiles=phase in ("play", "deal") or
@@ -185,10 +186,10 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     fit, fit_column = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect
-    seats = view["seats"]
+    seats = view.seats
     board = _board(view)
     scores = board.scores
-    totals = view.get("totals") or [s.get("total", 0) for s in seats]
+    totals = list(view.totals or [s.total for s in seats])
     rounds = len(scores) + (1 if board.current is not None else 0)
     # The header row is a little lower than a player's row; a few players get rows no
     # taller than a sixth of the board, the board centred in its room.
@@ -240,7 +241,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
                               min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
         engine = board.engines[r] if r < len(board.engines) else None
         if engine:
-            value = parse_tile(engine, "view.round_engines")[0]
+            value = tile_pips(engine)[0]
             short = max(4, min((head - label_h) * 9 // 10, (round_w - 4) // 2))
             tx = cx + (round_w - 2 * short) // 2
             ty = y + pad + label_h + (head - label_h - short) // 2
@@ -251,12 +252,12 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     heading(_say(view, "screen.total"), total_x, total_w)
     heading(_say(view, "screen.place"), place_x, place_w)
     places = standings(totals)
-    turn = view.get("turn") if view["phase"] == "play" else None
-    went_out = view.get("went_out") if view["phase"] == "round_over" else None
+    turn = view.turn if view.phase == "play" else None
+    went_out = view.went_out if view.phase == "round_over" else None
     columns: dict[str, list[tuple[str, Rect]]] = {
         "name": [], "total": [], "place": [], "score": [], "tiles": [], "alarm": []}
     colours: dict[str, list[theme.Colour]] = {k: [] for k in columns}
-    game_over = view["phase"] == "game_over"
+    game_over = view.phase == "game_over"
 
     def put(column: str, value: str, box: Rect, colour: theme.Colour) -> None:
         columns[column].append((value, box))
@@ -291,11 +292,11 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
                     theme.DARK_INK if went_out == i or lit else theme.INK)
         if tiles_w:
             box = (tiles_x + side, ry + pad, tiles_w - 2 * side, inner_h)
-            if seat.get("one_tile"):
+            if seat.one_tile:
                 cells.append(Cell((tiles_x + 2, ry + 2, tiles_w - 4, row_h - 4), "one_tile"))
                 put("alarm", _say(view, "screen.one_tile"), box, theme.INK)
             else:
-                put("tiles", text.numerals(seat.get("hand", 0), lang), box, ink)
+                put("tiles", text.numerals(seat.hand, lang), box, ink)
         put("total", text.numerals(totals[i], lang),
             (total_x + side, ry + pad, total_w - 2 * side, inner_h), ink)
         put("place", _place(places[i], lang),
@@ -325,8 +326,8 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Char
     lang = _language(view)
     x, y, w, h = rect
     cells.append(Cell(rect, "chart"))
-    seats = view["seats"]
-    scores: list[list[int]] = view.get("scores") or []
+    seats = view.seats
+    scores = [list(row) for row in view.scores]
     pad = max(4, min(w, h) // 30)
     label_h = max(MIN_TEXT + 4, h // 14)
     texts.append(fit(_say(view, "screen.running_totals"),
@@ -389,8 +390,8 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     # Each name closed against the wall's direction: a list of Latin names on an Arabic
     # wall then runs right to left like the wall, not as one left-to-right phrase.
     said = names(view, lang)
-    joined = [said[i] for i, s in enumerate(view["seats"]) if s.get("joined", True)]
-    texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view["seats"])),
+    joined = [said[i] for i, s in enumerate(view.seats) if s.joined]
+    texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view.seats)),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
     texts.append(fit("  ·  ".join(joined) or _say(view, "screen.nobody_yet"),
@@ -400,7 +401,7 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
 
 def prompt_text(view: View) -> str | None:
     """The prompt in the wall's language."""
-    prompt: Any = view.get("prompt")
+    prompt: Any = view.prompt
     return None if prompt is None else render(prompt, _language(view), _names(view))
 
 
@@ -410,7 +411,7 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
     lang = _language(view)
     width, height = size
     m = max(4, min(width, height) // 120)
-    seats = len(view["seats"])
+    seats = len(view.seats)
     # Many rows want the height: the title bar gives some of its own.
     title_h = max(40, height // (11 if seats <= 10 else 15))
     cells: list[Cell] = [Cell((0, 0, width, title_h), "title")]
@@ -430,12 +431,12 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
                                max_size=80, min_size=floor, colour=theme.INK_DIM)
         texts.append(prompt_item)
     chart = None
-    if view["phase"] == "lobby":
+    if view.phase == "lobby":
         _lobby(view, body, texts)
     else:
-        scored = bool(view.get("scores"))
-        summary = view["phase"] == "game_over" or (
-            view["phase"] == "round_over" and view.get("revealed") is None)
+        scored = bool(view.scores)
+        summary = view.phase == "game_over" or (
+            view.phase == "round_over" and view.revealed is None)
         board = body
         if scored and summary:
             bx, by, bw, bh = body

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pygame
 
 from display import text, theme, tiles
-from display.views import View
 from display.wall_layout import Chart, layout
+from roundhouse.view import View
 
 FILLS: dict[str, theme.Colour] = {
     "title": theme.HUB,

@@ -11,7 +11,6 @@ run this script and look at what changed.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -28,6 +27,7 @@ VIEWS = ROOT / "tests" / "views"
 sys.path.insert(0, str(ROOT))
 
 from display import table_screen, wall_screen  # noqa: E402
+from roundhouse.view import load_view  # noqa: E402
 
 SCREENS = {"table": table_screen.render, "wall": wall_screen.render}
 
@@ -62,7 +62,7 @@ for _seats in (2, 8, 14):
 
 
 def draw(picture: Picture) -> pygame.Surface:
-    view = json.loads((VIEWS / f"{picture.view}.json").read_text(encoding="utf-8"))
+    view = load_view(VIEWS / f"{picture.view}.json")
     surface = pygame.Surface(picture.size)
     SCREENS[picture.screen](surface, view)
     return surface

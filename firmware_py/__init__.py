@@ -1,11 +1,6 @@
-"""Roundhouse: the brain of a smart Mexican Train table."""
+"""Roundhouse: the brain of a smart Mexican Train table (the rules engine in `rules`, the
+table, its journal, the service and the commands)."""
 
-__version__ = "0.1.0"
+from roundhouse import __version__
 
-
-class RoundhouseError(Exception):
-    """Root of every error raised by `firmware_py` outside the rules engine.
-
-    The rules engine has its own root, `firmware_py.rules.RulesError`, because it
-    imports nothing from the rest of the project.
-    """
+__all__ = ["__version__"]

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NoReturn, Protocol
 
-from firmware_py import RoundhouseError
 from firmware_py.rules import (
     PRESETS,
     Action,
@@ -35,6 +34,7 @@ from firmware_py.rules import (
     ranking,
 )
 from firmware_py.rules.solver import longest_train
+from roundhouse.errors import RoundhouseError
 
 
 class BotError(RoundhouseError):

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_py import RoundhouseError
-from firmware_py.render import DEFAULT_LANGUAGE, languages
+from roundhouse.errors import RoundhouseError
+from roundhouse.render import DEFAULT_LANGUAGE, languages
+from roundhouse.tablefile import DEFAULT_SOCKET
 
 DEFAULT_CONFIG = Path("/etc/roundhouse/table.toml")
 DEFAULT_DATABASE = Path("/var/lib/roundhouse/roundhouse.db")
-DEFAULT_SOCKET = Path("/run/roundhouse/view.sock")
 
 # Button pins are BCM numbers; 0 and 1 are the HAT EEPROM's I2C pins.
 PIN_RANGE = range(2, 28)

@@ -23,15 +23,17 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
-from firmware_py import RoundhouseError
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.journal import Journal
 from firmware_py.notify import Notifier
 from hardware import HardwareError
+from roundhouse.errors import RoundhouseError
+from roundhouse.view import View
 
 if TYPE_CHECKING:
     from firmware_py.table import Table
@@ -112,11 +114,10 @@ class ViewPublisher:
         self._thread = threading.Thread(target=self._serve, name="views", daemon=True)
         self._thread.start()
 
-    def publish(self, view: Mapping[str, Any]) -> int:
+    def publish(self, view: View) -> int:
         with self._lock:
             self.seq += 1
-            line = json.dumps({**view, "seq": self.seq}, separators=(",", ":")) + "\n"
-            self._history.append((self.seq, line.encode()))
+            self._history.append((self.seq, replace(view, seq=self.seq).to_line()))
             seq = self.seq
         self._wake()
         return seq
@@ -440,7 +441,7 @@ def run_run(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stop.set())
     try:
         service.start()
-    except (RoundhouseError, HardwareError) as err:
+    except RoundhouseError as err:
         print(f"roundhouse run: {err}", file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
     stop.wait()

@@ -12,7 +12,6 @@ file: the journal is sound and is never moved aside for it. The tag registry
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import datetime as dt
 import errno
@@ -22,7 +21,6 @@ import os
 import shutil
 import sqlite3
 import stat
-import sys
 import tempfile
 import threading
 import urllib.parse
@@ -31,8 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from firmware_py import RoundhouseError
-from firmware_py.config import DEFAULT_DATABASE
+from roundhouse.errors import RoundhouseError
 
 APPLICATION_ID = 0x52484F55  # "RHOU"
 # Index i upgrades a database of user_version i to i + 1.
@@ -540,82 +537,3 @@ def _memory_folder() -> str | None:
     """A folder in memory for a copy of the journal, when its own disk is full."""
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
-
-
-# --- commands -------------------------------------------------------------------------
-
-
-def _add_db(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", type=Path, default=DEFAULT_DATABASE,
-                        help=f"the journal's database (default {DEFAULT_DATABASE})")
-
-
-def _open_existing(path: Path) -> Journal:
-    """The journal for reading only: while the service runs, and on a full disk."""
-    if not path.is_file():
-        raise JournalError(f"{path}: no journal there (--db names another)")
-    return Journal(path, read_only=True)
-
-
-def configure_games(parser: argparse.ArgumentParser) -> None:
-    _add_db(parser)
-
-
-def run_games(args: argparse.Namespace) -> int:
-    try:
-        journal = _open_existing(args.db)
-        try:
-            games = journal.games()
-        finally:
-            journal.close()
-    except JournalError as err:
-        print(f"roundhouse games: {err}", file=sys.stderr)
-        return 2
-    if not games:
-        print(f"no games in {args.db}")
-        return 0
-    print(f"{'game':>4}  {'started':<19}  {'preset':<10}  {'winner':<12}  players")
-    for g in games:
-        winner = g.winner if g.finished else "(playing)"
-        print(f"{g.id:>4}  {g.started[:19].replace('T', ' '):<19}  {g.preset:<10}  "
-              f"{winner or '-':<12}  {', '.join(g.players)}")
-    return 0
-
-
-def configure_export(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", type=int, help="the game's number (see `roundhouse games`)")
-    _add_db(parser)
-    parser.add_argument("-o", "--output", type=Path,
-                        help="write the record to this file (default: standard output)")
-
-
-def run_export(args: argparse.Namespace) -> int:
-    try:
-        journal = _open_existing(args.db)
-        try:
-            meta = journal.meta(args.game)
-            entries = journal.entries(args.game)
-        finally:
-            journal.close()
-    except JournalError as err:
-        print(f"roundhouse export: {err}", file=sys.stderr)
-        return 2
-    from firmware_py.table import record_from_entries
-
-    try:
-        record = record_from_entries(meta, entries)
-    except RoundhouseError as err:
-        print(f"roundhouse export: game {args.game} cannot be exported: {err}",
-              file=sys.stderr)
-        return 2
-    text = json.dumps(record, indent=1) + "\n"
-    if args.output is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as err:
-        print(f"roundhouse export: cannot write {args.output}: {err}", file=sys.stderr)
-        return 2
-    print(f"game {args.game} written to {args.output}")
-    return 0

@@ -2,7 +2,7 @@
 reader's health.
 
 A pad senses the markers lying on it while its reader is online; a reader that goes
-offline senses nothing until it is back (DESIGN.md, "The physical table"). The checks
+offline senses nothing until it is back (docs/table.md). The checks
 compare what the pads sense with what the rules say: a marker to put out or take back,
 a marker lying on another train's pad, a pad's reader offline. They are alerts of the
 public view, each for the seat it concerns (docs/view.md).
@@ -11,18 +11,17 @@ public view, each for the seat it concerns (docs/view.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from firmware_py import messages as say
-from firmware_py.messages import Message, message
+from firmware_py.game import Game, Moment
 from firmware_py.rules import State
-from firmware_py.tablegame import Game, Moment
+from firmware_py.stages import Stage
+from roundhouse import messages as say
+from roundhouse.message import Message, message
+from roundhouse.view import Notice, ReaderView
+from roundhouse.vocabulary import pad_seat
 
 # A reader that has not reported since the service started.
 STARTING = "starting"
-
-Alert = dict[str, Any]
-
 
 class Pads:
     """The markers each pad senses and each reader's health, by pad."""
@@ -78,39 +77,39 @@ class Pads:
                 return pad
         return None
 
-    def views(self) -> list[dict[str, Any]]:
+    def views(self) -> tuple[ReaderView, ...]:
         """The view's `readers`: every configured reader's health."""
-        return [
-            {"pad": pad, "online": online, "reason": reason}
-            for pad, (online, reason) in self._readers.items()
-        ]
+        return tuple(
+            ReaderView(pad, online, reason) for pad, (online, reason) in self._readers.items()
+        )
 
     # --- the checks ---------------------------------------------------------------------
 
     def reader_alerts(
         self, view_seat: Callable[[int], int | None], pad_name: Callable[[str], Message]
-    ) -> list[Alert]:
+    ) -> tuple[Notice, ...]:
         """One alert per offline reader, for the seat whose pad it reads (if in the view)."""
         alerts = []
         for pad, (online, reason) in self._readers.items():
             if online or reason == STARTING:
                 # A reader that has not reported yet is no news.
                 continue
-            seat = view_seat(int(pad)) if pad.isdigit() else None
+            table_seat = pad_seat(pad)
+            seat = view_seat(table_seat) if table_seat is not None else None
             where = pad_name(pad)
             said = (message(say.READER_OFFLINE_WHY, pad=where, text=reason) if reason
                     else message(say.READER_OFFLINE, pad=where))
-            alerts.append({"seat": seat, "message": said})
-        return alerts
+            alerts.append(Notice(seat, said))
+        return tuple(alerts)
 
     def marker_alerts(
         self, game: Game, m: Moment, before: State | None, pad_name: Callable[[str], Message]
-    ) -> list[Alert]:
+    ) -> tuple[Notice, ...]:
         """Each seat's marker that is not where the rules put it, while play goes on;
         `before` is the state before the last input (a pad that cannot sense is reminded
         of a change only)."""
-        if m.stage != "play":
-            return []
+        if m.stage is not Stage.PLAY:
+            return ()
         state = m.state
         alerts = []
         for e, seat in enumerate(game.seats):
@@ -121,7 +120,7 @@ class Pads:
                 where = pad_name(astray)
                 said = (message(say.MARKER_MOVE, seat=e, pad=where) if expected
                         else message(say.MARKER_BACK_FROM, seat=e, pad=where))
-                alerts.append({"seat": e, "message": said})
+                alerts.append(Notice(e, said))
                 continue
             if sensed is None:
                 # Without a reader on that pad the table can only remind at the change.
@@ -130,7 +129,7 @@ class Pads:
                     continue
                 sensed = was
             if expected and not sensed:
-                alerts.append({"seat": e, "message": message(say.MARKER_OUT, seat=e)})
+                alerts.append(Notice(e, message(say.MARKER_OUT, seat=e)))
             elif sensed and not expected:
-                alerts.append({"seat": e, "message": message(say.MARKER_BACK, seat=e)})
-        return alerts
+                alerts.append(Notice(e, message(say.MARKER_BACK, seat=e)))
+        return tuple(alerts)

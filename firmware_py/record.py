@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_py import RoundhouseError
-from firmware_py.render import DEFAULT_LANGUAGE, languages, render
 from firmware_py.rules import (
     MEXICAN,
     Action,
@@ -40,6 +38,8 @@ from firmware_py.rules import (
 )
 from firmware_py.rules.errors import quoted
 from firmware_py.rules.tiles import digits_hint, is_number
+from roundhouse.errors import RoundhouseError
+from roundhouse.render import DEFAULT_LANGUAGE, languages, render
 
 FORMAT = "roundhouse/1"
 _ROUND_KEYS = {"engine", "starter", "hands", "boneyard", "seed", "moves"}

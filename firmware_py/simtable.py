@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import os
 import random
 import shutil
@@ -21,16 +20,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from firmware_py import RoundhouseError
-from firmware_py.render import render
+from firmware_py.config import RDM6300_REMOVAL_MS
 from firmware_py.rules import (
-    MEXICAN,
     PRESETS,
     Draw,
+    Options,
     Pass,
     Play,
     StartRound,
@@ -40,20 +39,24 @@ from firmware_py.rules import (
     deal,
     new_game,
 )
-from hardware import HardwareError
 from hardware.events import Button
+from roundhouse.errors import RoundhouseError
+from roundhouse.feed import ViewFeed
+from roundhouse.render import render
+from roundhouse.view import Stage, View
+from roundhouse.vocabulary import MEXICAN, REMOVAL_MS
 
 if TYPE_CHECKING:
     from firmware_py.bots import Bot
     from firmware_py.config import Config
-    from firmware_py.table import Game, Moment, Table
     from hardware.sim import SimulatedTable
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lu", "Mo", "Ned")
 ANSWER_TIMEOUT_S = 10.0
 SCREEN_LINGER_S = 5.0
 FRAMES_LINGER_S = 1.0
-POLL_S = 0.001
+# The shortest hold the configuration check allows (buttons.draw_hold_s, pass_hold_s).
+SHORTEST_HOLD_S = 0.3
 
 
 class Hardware(Protocol):
@@ -154,7 +157,7 @@ def run_sim(args: argparse.Namespace) -> int:
                 move_aside=args.move_aside,
                 say=print,
             )
-    except (RoundhouseError, HardwareError) as err:
+    except RoundhouseError as err:
         print(f"roundhouse sim: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -292,7 +295,7 @@ def sim_config(args: argparse.Namespace) -> tuple[Config, Path]:
     seats = tuple(SeatConfig(i, NAMES[i], 100 + 2 * i, 101 + 2 * i) for i in range(args.seats))
     pads = [str(i) for i in range(args.seats)] + [MEXICAN]
     readers = tuple(ReaderConfig(pad, "loop://", "rdm6300") for pad in pads)
-    config = dataclasses.replace(
+    config = replace(
         base,
         seats=seats,
         readers=readers,
@@ -334,13 +337,16 @@ def simulate(
     from firmware_py.daemon import Service
     from hardware.sim import SimulatedTable
 
-    # Flat out, a hold is as short as the buttons allow and a tag leaves a pad quickly.
-    hold_s = (config.draw_hold_s, config.pass_hold_s) if pace else (0.05, 0.05)
-    removal_ms = 300 if pace else 60
+    # Flat out, a hold is as short and a tag leaves a pad as quickly as the configuration
+    # check allows a real table.
+    hold_s = (config.draw_hold_s, config.pass_hold_s) if pace else (SHORTEST_HOLD_S,) * 2
+    removal_ms = REMOVAL_MS if pace else RDM6300_REMOVAL_MS
     service = Service(config, attach_hardware=False, move_aside=move_aside)
     service.start()
     hardware: SimulatedTable | None = None
     children: list[subprocess.Popen[bytes]] = []
+    # The bots follow the table as the screens do, through its view socket.
+    feed = ViewFeed(str(config.socket), backoff=(0.05, 0.5))
     try:
         hardware = SimulatedTable(
             len(config.seats),
@@ -358,10 +364,12 @@ def simulate(
         if screens:
             children = _start_screens(config, frames)
         driver = Driver(
-            service.table,
+            feed,
             hardware,
             bots,
             random.Random(seed),
+            options=Options.from_json(config.rules),
+            chairs={s.name: s.seat for s in config.seats},
             pace=pace,
             # Past the reader's removal time, with room for a busy machine.
             retap_s=removal_ms / 1000 + 0.25,
@@ -389,6 +397,7 @@ def simulate(
                 child.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 child.kill()
+        feed.close()
         if hardware is not None:
             hardware.close()
         service.stop()
@@ -424,275 +433,317 @@ def _start_screens(config: Config, frames: Path | None) -> list[subprocess.Popen
     return children
 
 
+class ViewSource(Protocol):
+    """The table's published views, as a screen follows them."""
+
+    def poll(self, timeout: float) -> View | None:
+        """The newest view published since the last call, waiting at most `timeout`
+        seconds for one; None when none came."""
+        ...
+
+
+def _game_part(view: View) -> View:
+    """What a player's input changes: the view without its sequence number and what the
+    pads sense (a marker laid or lifted, a reader coming or going)."""
+    return replace(view, seq=0, readers=(), alerts=(),
+                   seats=tuple(replace(s, marker_sensed=None) for s in view.seats))
+
+
 class Driver:
-    """Plays whole games at a table: what the bots decide becomes presses and taps on
-    `hardware` (a `SimulatedTable`, or anything with its `press`, `hold`, `tap`,
-    `place` and `lift`), and each one waits until the table has taken it."""
+    """Plays whole games at a table as players would: the bots look at the published
+    views, act only when a view shows it is their turn to act, and act only through
+    `hardware` (a `SimulatedTable`, or anything with its `press`, `hold`, `tap`, `place`
+    and `lift`): presses, holds, taps and markers. After each input they wait until the
+    view shows it was taken, as a player watches the screen.
+
+    The bots know their own hands because the simulator deals the physical tiles: it
+    keeps the real game (`shadow`, every hand known) beside the table's, and checks at
+    every view that the two agree."""
 
     def __init__(
         self,
-        table: Table,
+        views: ViewSource,
         hardware: Hardware,
         bots: Sequence[Bot],
         rng: random.Random,
         *,
+        options: Options,
+        chairs: Mapping[str, int],
         pace: float = 0.0,
         retap_s: float = 0.0,
         marker_pads: Collection[str] | None = None,
         say: Callable[[str], None] = lambda _: None,
     ) -> None:
-        self.table = table
-        # Players lay their marker on their pad only where it is read (None: every pad):
-        # on a pad reading one tag at a time it would hide the tiles tapped there.
-        self.marker_pads = marker_pads
+        """`chairs`: the table seat (its buttons and pad) of each seat's name."""
+        self.views = views
         self.hardware = hardware
         self.bots = bots
         self.rng = rng
+        self.options = options
+        self.chairs = chairs
         self.pace = pace
+        # Players lay their marker on their pad only where it is read (None: every pad):
+        # on a pad reading one tag at a time it would hide the tiles tapped there.
+        self.marker_pads = marker_pads
         self.say = say
-        # The tiles as they really lie: every hand known. With tracked hands the table
-        # knows them too; with open hands only this game does.
+        self.view: View | None = None
+        # The tiles as they really lie: every hand known, whatever the table knows.
         self.shadow: State | None = None
-        self.dealing: StartRound | None = None  # tracked hands: the deal being tapped
+        self.dealt_for = 0  # the round the physical tiles were last dealt for
+        self.hands: tuple[tuple[Tile, ...], ...] = ()  # as dealt, for that round
         self.boneyard: list[Tile] = []  # face down, in the order they will be drawn
+        self.tapped: list[list[Tile]] = []  # tracked deal / reveal: tiles each seat tapped
+        self.drawing = False  # tracked hands: DRAW pressed, the drawn tile not yet tapped
         self.markers_out: set[int] = set()  # table seats whose marker lies on their pad
         # A reader reports a tag once while it stays: the same tile tapped again on the
         # same pad (drawn, then played) must wait until the pad has let go of it.
         self.retap_s = retap_s
-        self._tapped: dict[tuple[str, str], float] = {}
+        self._tapped_at: dict[tuple[str, str], float] = {}
+        self._stages: dict[Stage, Callable[[View], None]] = {
+            Stage.LOBBY: self._lobby,
+            Stage.LEAD: self._lead,
+            Stage.DEAL: self._deal,
+            Stage.HUNT: self._hunt,
+            Stage.PLAY: self._play,
+            Stage.REVEAL: self._reveal,
+            Stage.SUMMARY: self._summary,
+        }
 
     # --- the game loop ---------------------------------------------------------------
 
     def play(self, games: int, *, stopped: Callable[[], bool] = lambda: False) -> list[str]:
         """Play until `games` games are over (0: until `stopped`); one line per game."""
         results: list[str] = []
-        self._take_over()
+        view = self._first_view()
+        self._take_over(view)
         while not stopped():
-            game, m = self.table.game, self.table.moment
-            if game is None or m is None:
-                self._lobby()
-            elif m.stage == "over":
-                self.say(self._round_line(game, m))
-                results.append(self._result(game, m))
+            view = self._current()
+            if view.stage is Stage.OVER:
+                self.say(_round_line(view))
+                results.append(_result(view))
                 self.say(f"Game {len(results)}: {results[-1]}")
                 if games and len(results) >= games:
                     break
-                self.shadow = None
-                self._input(self.hardware.hold, game.seats[0], Button.DRAW)
+                self._new_game(view)
             else:
-                self._step(game, m)
+                self._stages[view.stage](view)
         return results
 
-    def _take_over(self) -> None:
-        """A journal's unfinished game: with tracked hands the table knows every hand and
-        play goes on (the face-down tiles are shuffled again); with open hands nobody
-        knows them any more, so the game is abandoned with the new-game card. A game
-        already over (its ranking still up) is not played again: a new one starts."""
-        game, m = self.table.game, self.table.moment
-        if game is None or m is None:
-            return
-        if m.stage == "over":
+    def _first_view(self) -> View:
+        deadline = time.monotonic() + ANSWER_TIMEOUT_S
+        while self.view is None:
+            if time.monotonic() > deadline:
+                raise SimError("the table published no view within 10 s")
+            self.view = self.views.poll(0.5)
+        return self.view
+
+    def _current(self) -> View:
+        """The newest view (markers lifted and laid may have changed it since)."""
+        news = self.views.poll(0.0)
+        if news is not None:
+            self.view = news
+        assert self.view is not None
+        return self.view
+
+    def _take_over(self, view: View) -> None:
+        """The bots cannot know the hands of a game journaled before they sat down: an
+        unfinished one is abandoned with the new-game card; a game already over (its
+        ranking still up) is not played again: a new one starts."""
+        if view.stage is Stage.OVER:
             self.say("The last game is over: a new one with the same seats")
-            self._input(self.hardware.hold, game.seats[0], Button.DRAW)
-            return
-        if game.tracked and m.stage in ("play", "reveal", "summary"):
-            state = m.state
-            seen = {t for hand in state.hands for t in hand or ()}
-            for train in state.trains.values():
-                seen.update(train.all_tiles())
-            if state.engine_laid and state.engine is not None:
-                seen.add(state.engine)
-            self.boneyard = [t for t in game.set_tiles() if t not in seen]
-            self.rng.shuffle(self.boneyard)
-            self.say(f"Going on with the unfinished game: round {state.round}")
-            return
-        self.say("The unfinished game's hands are unknown to the bots: abandoning it")
-        self._input(self._tap, MEXICAN, "card:new_game", refusal_expected=True)
-        self._input(self._tap, MEXICAN, "card:new_game")
+            self._new_game(view)
+        elif view.stage is not Stage.LOBBY:
+            self.say("The unfinished game's hands are unknown to the bots: abandoning it")
+            self._input(self._tap, MEXICAN, "card:new_game", refusal_expected=True)
+            self._input(self._tap, MEXICAN, "card:new_game")
 
-    def _lobby(self) -> None:
-        joined = self.table.joined
-        for seat in self.table.seat_numbers:
-            if seat not in joined:
-                self._input(self.hardware.press, seat, Button.DRAW, pause=False)
+    def _new_game(self, view: View) -> None:
+        self.shadow, self.dealt_for = None, 0
+        self._input(self.hardware.hold, self._chair(view, 0), Button.DRAW)
+
+    def _chair(self, view: View, seat: int) -> int:
+        """The table seat of a seat of the view."""
+        return self.chairs[view.seats[seat].name]
+
+    # --- each stage ------------------------------------------------------------------
+
+    def _lobby(self, view: View) -> None:
+        for seat in view.seats:
+            if not seat.joined:
+                self._input(self.hardware.press, seat.seat, Button.DRAW, pause=False)
                 return
-        self._input(self.hardware.hold, joined[0], Button.DRAW)
+        self._input(self.hardware.hold, min(s.seat for s in view.seats), Button.DRAW)
 
-    def _step(self, game: Game, m: Moment) -> None:
-        seats = game.seats
-        if m.stage == "lead":
-            leader = self.rng.choice(seats)
-            self._input(self.hardware.press, leader, Button.DRAW)
-        elif m.stage == "deal":
-            self._deal(game, m)
-        elif m.stage == "hunt":
-            self._hunt(game, m)
-        elif m.stage == "reveal":
-            self._reveal(game, m)
-        elif m.stage == "summary":
-            self._check_scores(game, m)
-            self.say(self._round_line(game, m))
-            self._input(self.hardware.hold, seats[0], Button.DRAW)
-        else:
-            self._move(game, m)
+    def _lead(self, view: View) -> None:
+        leader = self.rng.randrange(len(view.seats))
+        self._input(self.hardware.press, self._chair(view, leader), Button.DRAW)
 
-    @staticmethod
-    def _round_line(game: Game, m: Moment) -> str:
-        """The round just scored: who went out (or that it was blocked), every seat's
-        points and running total."""
-        state = m.state
-        how = (f"{game.names[state.went_out]} went out" if state.went_out is not None
-               else "blocked")
-        scores = ", ".join(f"{name} {row} ({total})" for name, row, total in
-                           zip(game.names, state.scores[-1], state.totals, strict=True))
-        return f"Round {len(state.scores)} ({how}): {scores}"
-
-    @staticmethod
-    def _result(game: Game, m: Moment) -> str:
-        state = m.state
-        ranking = state.ranking or ()
-        totals = ", ".join(f"{game.names[e]} {state.totals[e]}" for e in ranking)
-        return f"{game.names[ranking[0]] if ranking else 'nobody'} wins ({totals})"
-
-    # --- dealing ---------------------------------------------------------------------
-
-    def _shuffle(self, before: State) -> StartRound:
-        start = deal(before, self.rng.randrange(2**32))
-        self.boneyard = list(start.boneyard or ())
-        for seat in self.markers_out:  # a new round starts with every train closed
-            self.hardware.lift(str(seat), f"marker:{seat}")
-        self.markers_out.clear()
-        return start
-
-    def _deal(self, game: Game, m: Moment) -> None:
+    def _deal(self, view: View) -> None:
         """Tracked hands: every seat taps the tiles dealt to it on its own pad."""
-        if self.dealing is None or not any(m.dealt):
-            self.dealing = self._shuffle(m.state)
-        for e, hand in enumerate(self.dealing.hands or ()):
-            assert isinstance(hand, tuple)
-            missing = [t for t in hand if t not in m.dealt[e]]
+        self._shuffle(view)
+        for e, hand in enumerate(self.hands):
+            missing = [t for t in hand if t not in self.tapped[e]]
             if missing:
-                pad, tile = str(game.seats[e]), str(missing[0])
-                self._input(self._tap, pad, tile, pause=False)
+                self.tapped[e].append(missing[0])
+                self._input(self._tap, str(self._chair(view, e)), str(missing[0]), pause=False)
                 return
+        raise SimError(f"every dealt tile was tapped, and the table still deals: {view.prompt}")
 
-    def _open_shadow(self, game: Game, m: Moment) -> State:
-        """Open hands: deal the real tiles when the table starts a round."""
-        upcoming = m.state.round + (m.stage == "hunt")
-        if self.shadow is None or self.shadow.round < upcoming:
-            before = self.shadow or new_game(game.options, game.players)
-            if before.round and before.phase != "round_over":
-                raise SimError("the table started a round the tiles had not finished")
-            start = self._shuffle(before)
-            self.shadow = apply(before, start._replace(starter=m.starter))
-        return self.shadow
-
-    def _hunt(self, game: Game, m: Moment) -> None:
+    def _hunt(self, view: View) -> None:
         """Open hands under `engine: holder`: its holder taps the engine, or seats draw
         in turn until one draws it."""
-        shadow = self._open_shadow(game, m)
+        hunter = view.prompt.get("seat") if view.prompt is not None else None
+        if not isinstance(hunter, int):
+            raise SimError(f"the table hunts for the engine, naming nobody: {view.prompt}")
+        shadow = self._open_shadow(view, starter=hunter)
         if shadow.engine_laid:
-            pad, engine = str(game.seats[shadow.turn or 0]), str(shadow.engine)
-            self._input(self._tap, pad, engine)
+            holder = shadow.turn or 0
+            self._input(self._tap, str(self._chair(view, holder)), str(shadow.engine))
             return
-        hunter = m.hunter or 0
-        self._input(self.hardware.press, game.seats[hunter], Button.DRAW)
+        if shadow.turn != hunter:
+            raise SimError(f"the table says seat {hunter} draws for the engine, "
+                           f"the tiles say {shadow.turn}")
+        self._input(self.hardware.press, self._chair(view, hunter), Button.DRAW)
         self.shadow = apply(shadow, Draw(hunter, self.boneyard.pop(0)))
 
-    def _reveal(self, game: Game, m: Moment) -> None:
-        """Open hands, round over: each seat taps its leftover tiles, then PASS."""
-        from firmware_py.bots import reveal
-
-        assert self.shadow is not None
-        e = m.state.awaiting_reveal[0]
-        seat = game.seats[e]
-        shown = m.shown[e] if m.shown else ()
-        missing = [t for t in reveal(self.shadow, e).tiles if t not in shown]
-        if missing:
-            pad, tile = str(seat), str(missing[0])
-            self._input(self._tap, pad, tile, pause=False)
-        else:
-            self._input(self.hardware.press, seat, Button.PASS)
-
-    def _check_scores(self, game: Game, m: Moment) -> None:
-        if game.tracked or self.shadow is None:
-            return
-        if self.shadow.scores != m.state.scores:
-            raise SimError(
-                f"the table scored round {m.state.round} {list(m.state.scores[-1])}, "
-                f"the tiles left say {list(self.shadow.scores[-1])}"
-            )
-
-    # --- playing ---------------------------------------------------------------------
-
-    def _move(self, game: Game, m: Moment) -> None:
-        shadow = m.state if game.tracked else self._open_shadow(game, m)
-        turn = m.state.turn
+    def _play(self, view: View) -> None:
+        shadow = self._open_shadow(view, starter=view.turn)
+        turn = view.turn
+        self._check_trains(view, shadow)
         if turn is not None and shadow.phase != "play" and shadow.blocked:
             # The tiles say nobody can play; the table, seeing no hands, asks every seat
             # to pass once more after a marker opened a train.
-            self._input(self.hardware.press, game.seats[turn], Button.PASS)
-            self._markers(game)
+            self._input(self.hardware.press, self._chair(view, turn), Button.PASS)
             return
         if turn is None or shadow.turn != turn:
             raise SimError(f"the table says it is seat {turn}'s turn, the tiles say {shadow.turn}")
-        seat = game.seats[turn]
-        if m.drawing is not None:
-            tile = str(self.boneyard.pop(0))
-            self._input(self._tap, str(seat), tile, pause=False)
+        chair = self._chair(view, turn)
+        if self.drawing:
+            tile = self.boneyard.pop(0)
+            self.drawing = False
+            self.shadow = apply(shadow, Draw(turn, tile))
+            self._input(self._tap, str(chair), str(tile), pause=False)
+            self._markers()
             return
         action = self.bots[turn].choose(shadow, self.rng)
         if isinstance(action, Play):
-            pad = MEXICAN if action.train == MEXICAN else str(game.seats[int(action.train)])
-            tile = str(action.tile)
-            self._input(self._tap, pad, tile)
-        elif isinstance(action, Draw | Pass):
-            button = Button.DRAW if isinstance(action, Draw) else Button.PASS
-            self._input(self.hardware.press, seat, button)
+            pad = MEXICAN if action.train == MEXICAN else str(self._chair(view, int(action.train)))
+            self.shadow = apply(shadow, action)
+            self._input(self._tap, pad, str(action.tile))
+        elif isinstance(action, Pass):
+            self.shadow = apply(shadow, action)
+            self._input(self.hardware.press, chair, Button.PASS)
+        elif isinstance(action, Draw):
+            self._input(self.hardware.press, chair, Button.DRAW)
+            if view.hand_mode == "tracked":
+                self.drawing = True  # the drawn tile is tapped next
+                return
+            self.shadow = apply(shadow, Draw(turn, self.boneyard.pop(0)))
+            if self.shadow.turn != turn and self.shadow.phase == "play":
+                # The drawn tile does not fit: the player sees it and passes.
+                self._input(self.hardware.press, chair, Button.PASS)
         else:
             raise SimError(f"a bot chose {action!r} during play")
-        if not game.tracked:
-            self._follow(game)
-        self._markers(game)
+        self._markers()
 
-    def _follow(self, game: Game) -> None:
-        """Open hands: the real tiles follow what the table accepted."""
-        m = self.table.moment
-        assert m is not None and m.steps is not None and self.shadow is not None
-        action = m.steps.action
-        if isinstance(action, Draw):
-            self.shadow = apply(self.shadow, Draw(action.seat, self.boneyard.pop(0)))
-            if self.shadow.turn != m.state.turn:
-                # The drawn tile does not fit: the player sees it and passes.
-                seat = game.seats[action.seat]
-                self._input(self.hardware.press, seat, Button.PASS)
-        elif isinstance(action, Play | Pass):
-            self.shadow = apply(self.shadow, action)
+    def _reveal(self, view: View) -> None:
+        """Open hands, round over: each seat taps its leftover tiles, then PASS."""
+        from firmware_py.bots import reveal
 
-    def _markers(self, game: Game) -> None:
-        """Players put their marker out when their train opens and take it back."""
-        m = self.table.moment
-        if m is None or m.stage != "play":
+        shadow = self._need_shadow()
+        waiting = [e for e, points in enumerate(view.revealed or ()) if points is None]
+        if not waiting:
+            raise SimError("the table waits for leftover tiles, but names no seat")
+        e = waiting[0]
+        if len(self.tapped) != len(view.seats):
+            self.tapped = [[] for _ in view.seats]
+        missing = [t for t in reveal(shadow, e).tiles if t not in self.tapped[e]]
+        chair = self._chair(view, e)
+        if missing:
+            self.tapped[e].append(missing[0])
+            self._input(self._tap, str(chair), str(missing[0]), pause=False)
+        else:
+            self._input(self.hardware.press, chair, Button.PASS)
+
+    def _summary(self, view: View) -> None:
+        shadow = self._need_shadow()
+        if tuple(shadow.scores) != view.scores:
+            raise SimError(
+                f"the table scored round {view.round} {list(view.scores[-1])}, "
+                f"the tiles left say {list(shadow.scores[-1])}"
+            )
+        self.say(_round_line(view))
+        self._input(self.hardware.hold, self._chair(view, 0), Button.DRAW)
+
+    # --- the real tiles ----------------------------------------------------------------
+
+    def _shuffle(self, view: View) -> None:
+        """Deal the physical tiles once for each round the table sets up."""
+        if self.dealt_for == view.round:
             return
-        for e, seat in enumerate(game.seats):
+        before = self.shadow or new_game(self.options, len(view.seats))
+        if before.round and before.phase != "round_over":
+            raise SimError("the table started a round the tiles had not finished")
+        start = deal(before, self.rng.randrange(2**32))
+        self.hands = tuple(h for h in start.hands or () if isinstance(h, tuple))
+        self.boneyard = list(start.boneyard or ())
+        self.tapped = [[] for _ in view.seats]
+        self.dealt_for = view.round
+        self.drawing = False
+        for seat in self.markers_out:  # a new round starts with every train closed
+            self.hardware.lift(str(seat), f"marker:{seat}")
+        self.markers_out.clear()
+
+    def _open_shadow(self, view: View, starter: int | None) -> State:
+        """The real game of the round the view plays: started (with the tiles dealt and
+        the table's starter) the first time the round is seen."""
+        self._shuffle(view)
+        shadow = self.shadow
+        if shadow is None or shadow.round < view.round:
+            before = shadow or new_game(self.options, len(view.seats))
+            start = StartRound(self.hands, tuple(self.boneyard), starter=starter)
+            shadow = self.shadow = apply(before, start)
+        return shadow
+
+    def _need_shadow(self) -> State:
+        if self.shadow is None:
+            raise SimError("the table ended a round the bots did not see start")
+        return self.shadow
+
+    def _check_trains(self, view: View, shadow: State) -> None:
+        for train in view.trains:
+            key = MEXICAN if train.id == MEXICAN else int(train.id)
+            real = tuple(str(laid) for laid in shadow.trains[key].tiles)
+            if train.tiles != real:
+                raise SimError(f"the table shows train {train.id} as {list(train.tiles)}, "
+                               f"the tiles on it are {list(real)}")
+
+    def _markers(self) -> None:
+        """Players put their marker out when their train opens and take it back."""
+        view = self._current()
+        if view.stage is not Stage.PLAY:
+            return
+        for train in view.trains:
+            if train.owner is None:
+                continue
+            seat = self._chair(view, train.owner)
             if self.marker_pads is not None and str(seat) not in self.marker_pads:
                 continue
-            is_open = m.state.trains[e].open
-            if is_open and seat not in self.markers_out:
+            if train.open and seat not in self.markers_out:
                 self.hardware.place(str(seat), f"marker:{seat}")
                 self.markers_out.add(seat)
-            elif not is_open and seat in self.markers_out:
+            elif not train.open and seat in self.markers_out:
                 self.hardware.lift(str(seat), f"marker:{seat}")
                 self.markers_out.discard(seat)
 
     # --- talking to the table --------------------------------------------------------
 
     def _tap(self, pad: str, tile: str) -> None:
-        at = self._tapped.get((pad, tile))
+        at = self._tapped_at.get((pad, tile))
         if at is not None:
             time.sleep(max(0.0, at + self.retap_s - time.monotonic()))
         self.hardware.tap(pad, tile)
-        self._tapped[(pad, tile)] = time.monotonic()
+        self._tapped_at[(pad, tile)] = time.monotonic()
 
     def _input(
         self,
@@ -701,22 +752,40 @@ class Driver:
         pause: bool = True,
         refusal_expected: bool = False,
     ) -> None:
-        """Do one thing at the table and wait until the table has taken it (or, when
-        `refusal_expected`, answered it)."""
+        """Do one thing at the table and wait until its view shows the table took it
+        (or, when `refusal_expected`, answered it)."""
         if pause and self.pace:
             time.sleep(self.pace)
-        table = self.table
-        before = (table.moment, table.rejection, table.game)
-        joined = table.joined
+        before = _game_part(self._current())
         act(*args)
         deadline = time.monotonic() + ANSWER_TIMEOUT_S
-        while table.joined == joined and all(
-            now is then
-            for now, then in zip((table.moment, table.rejection, table.game), before, strict=True)
-        ):
+        while True:
+            news = self.views.poll(max(0.0, min(0.5, deadline - time.monotonic())))
+            if news is not None:
+                self.view = news
+                if _game_part(news) != before:
+                    break
             if time.monotonic() > deadline:
-                raise SimError("the table did not answer a bot within 10 s")
-            time.sleep(POLL_S)
-        rejection = table.rejection
-        if rejection is not None and rejection is not before[1] and not refusal_expected:
-            raise SimError(f"the table refused a bot: {render(rejection['message'], 'en')}")
+                what = " ".join(str(a) for a in args)
+                raise SimError(f"the table did not answer a bot within 10 s ({what})")
+        rejection = self.view.rejection
+        if rejection is not None and not refusal_expected:
+            names = self.view.names()
+            raise SimError(f"the table refused a bot: {render(rejection.message, 'en', names)}")
+
+
+def _round_line(view: View) -> str:
+    """The round just scored: who went out (or that it was blocked), every seat's points
+    and running total."""
+    names = view.names()
+    how = f"{names[view.went_out]} went out" if view.went_out is not None else "blocked"
+    scores = ", ".join(f"{name} {row} ({total})" for name, row, total in
+                       zip(names, view.scores[-1], view.totals, strict=True))
+    return f"Round {len(view.scores)} ({how}): {scores}"
+
+
+def _result(view: View) -> str:
+    names = view.names()
+    ranking = view.ranking or ()
+    totals = ", ".join(f"{names[e]} {view.totals[e]}" for e in ranking)
+    return f"{names[ranking[0]] if ranking else 'nobody'} wins ({totals})"

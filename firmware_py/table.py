@@ -1,42 +1,58 @@
-"""The table controller: hardware events -> engine actions -> journal -> public view.
+"""The table: hardware events -> intents -> the game's flow -> journal -> public view.
 
-One `Table` owns the game and is driven by one thread. It turns button presses and
-pad taps into inputs (`firmware_py.table_inputs`), asks the rules engine, journals every
-accepted input before `handle` returns (the game's flow, here), and builds the public
-view of docs/view.md (`firmware_py.table_view`); what the pads sense and the checks of
-markers and readers are in `firmware_py.pads`.
+One `Table` owns the game and is driven by one thread. It has one object for each part
+of its work and owns them all: `Intents` reads what an event means
+(firmware_py.intents), `Game.advance` checks and takes each input of a game
+(firmware_py.game), `Pads` keeps what the hub's pads sense (firmware_py.pads), and
+`ViewMaker` builds the public view (firmware_py.table_view). The table itself is the
+flow between stages: it journals every accepted input before `handle` returns, and it
+carries out the table's own commands (joining, starting, abandoning) that
+`TABLE_INPUTS` lists by stage.
 
-What a game is made of and what the journal keeps live in `firmware_py.tablegame`;
-docs/table.md tells the players' side.
+docs/table.md tells the players' side, docs/flow.md draws the stages.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
-from firmware_py import messages as say
-from firmware_py.journal import JournalUnwritable
-from firmware_py.messages import Message, message
-from firmware_py.pads import Pads
-from firmware_py.rules import MEXICAN, IllegalMove, Options, RulesError, action_to_json
-from firmware_py.table_inputs import Binding, Inputs
-from firmware_py.table_view import PublicView
-from firmware_py.tablegame import (
-    Game,
-    Moment,
-    Refused,
-    TableError,
-    preset_name,
+from firmware_py.config import Config
+from firmware_py.entries import Step, entry_to_json
+from firmware_py.game import Game, Moment, Refused, TableError, preset_name
+from firmware_py.intents import (
+    PAD_NEWS,
+    Binding,
+    Enter,
+    Intent,
+    Intents,
+    JoinOrLeave,
+    LeaveGame,
+    MarkerLifted,
+    MarkerPlaced,
+    NewGameCard,
+    NextLanguage,
+    NextPreset,
+    Nothing,
+    ReaderDown,
+    ReaderUp,
+    StartGame,
+    TakeBack,
 )
-from hardware.events import Button, Event
+from firmware_py.journal import JournalUnwritable
+from firmware_py.pads import Pads
+from firmware_py.rules import IllegalMove, Options, RulesError
+from firmware_py.stages import GAME_STARTS, Stage
+from firmware_py.table_view import ViewMaker
+from hardware.events import Event
+from roundhouse import messages as say
+from roundhouse.message import Message, message
+from roundhouse.render import languages
+from roundhouse.view import Notice, View
+from roundhouse.vocabulary import MEXICAN, SEATS, pad_seat
 
-if TYPE_CHECKING:
-    from firmware_py.config import Config
-    from firmware_py.rules import Action
-
-__all__ = ["Game", "Moment", "Refused", "Table", "TableError", "record_from_entries"]
+__all__ = ["TABLE_INPUTS", "Game", "Moment", "Refused", "Table", "TableError"]
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +67,29 @@ class _Journal(Protocol):
     def reopen_game(self, game_id: int) -> None: ...
 
 
-# --- the controller --------------------------------------------------------------------
+_IN_GAME = (Stage.LEAD, Stage.DEAL, Stage.HUNT, Stage.PLAY, Stage.REVEAL, Stage.SUMMARY)
+
+# The table's own inputs, by stage, and the stages each can lead to (a game's own
+# entries are `firmware_py.stages.GAME_INPUTS`). Undo takes back the last entry of a game
+# in any of its stages, back into the stage before it.
+TABLE_INPUTS: dict[Stage, dict[type[Intent], tuple[Stage, ...]]] = {
+    Stage.LOBBY: {
+        JoinOrLeave: (Stage.LOBBY,),
+        StartGame: GAME_STARTS,
+        NewGameCard: GAME_STARTS,
+        NextPreset: (Stage.LOBBY,),
+    },
+    **{stage: {NewGameCard: (Stage.LOBBY,)} for stage in _IN_GAME},
+    Stage.OVER: {
+        StartGame: GAME_STARTS,
+        NewGameCard: GAME_STARTS,
+        LeaveGame: (Stage.LOBBY,),
+        NextPreset: (Stage.LOBBY,),
+    },
+}
 
 
-class Table(Inputs, PublicView):
+class Table:
     """The only owner of the game: feed it events, publish its view."""
 
     def __init__(
@@ -65,27 +100,41 @@ class Table(Inputs, PublicView):
     ) -> None:
         self._config = config
         self._journal = journal
-        self._lookup = lookup
         self._seat_config = {s.seat: s for s in config.seats}
-        self._rules: str | dict[str, object] = config.rules
-        self._joined: list[int] = []  # table seats in the order they joined
-        self._held: set[tuple[int, Button]] = set()
+        self._intents = Intents({s.seat: s.name for s in config.seats}, lookup)
         # Only the pads whose readers can read a marker beside a tile sense markers: on the
         # others a marker that is not read says nothing about where it lies.
         self._pads = Pads((r.pad for r in config.readers),
                           sensing={r.pad for r in config.readers if r.markers})
-        self._rejection: dict[str, Any] | None = None
+        self._views = ViewMaker(config)
+        self._rules: str | dict[str, object] = config.rules
+        self._joined: list[int] = []  # table seats in the order they joined
+        self._rejection: Notice | None = None
         # Languages chosen with the language card, by table seat, until a restart.
         self._languages: dict[int, str] = {}
         self._abandon_armed = False
         self._game: Game | None = None
         self._game_id: int | None = None
         self._history: list[Moment] = []
+        self._commands: dict[type[Intent], Callable[[Any], None]] = {
+            Enter: self._enter,
+            TakeBack: self._take_back,
+            JoinOrLeave: self._join_or_leave,
+            StartGame: self._start_game,
+            LeaveGame: self._leave_game,
+            NewGameCard: self._new_game_card,
+            NextPreset: self._next_preset,
+            NextLanguage: self._next_language,
+            MarkerPlaced: lambda i: self._pads.marker_placed(i.pad, i.marker),
+            MarkerLifted: lambda i: self._pads.marker_removed(i.pad, i.marker),
+            ReaderUp: lambda i: self._pads.online(i.pad),
+            ReaderDown: lambda i: self._pads.offline(i.pad, i.reason),
+        }
         opened = journal.open_game()
         if opened is not None:
             # The game goes on as it was, and so does the preset chosen for it.
             self._rules = self._resume(*opened).rules
-            if self._history[-1].stage == "over":
+            if self._history[-1].stage is Stage.OVER:
                 # Journaled before the result was written together with the last move.
                 try:
                     self._finish(abandoned=False)
@@ -110,14 +159,24 @@ class Table(Inputs, PublicView):
         ]
         return game
 
+    # --- what the table shows (firmware_py.table_view.TableShown) ------------------------
+
     @property
     def game(self) -> Game | None:
         return self._game
 
     @property
     def moment(self) -> Moment | None:
-        history = self._history
-        return history[-1] if history else None
+        return self._history[-1] if self._history else None
+
+    @property
+    def history(self) -> Sequence[Moment]:
+        return self._history
+
+    @property
+    def stage(self) -> Stage:
+        m = self.moment
+        return Stage.LOBBY if self._game is None or m is None else m.stage
 
     @property
     def joined(self) -> tuple[int, ...]:
@@ -129,19 +188,71 @@ class Table(Inputs, PublicView):
         return tuple(sorted(self._seat_config))
 
     @property
-    def rejection(self) -> dict[str, Any] | None:
+    def rules(self) -> str | dict[str, object]:
+        return self._rules
+
+    @property
+    def rejection(self) -> Notice | None:
         return self._rejection
 
+    @property
+    def pads(self) -> Pads:
+        return self._pads
+
+    def view(self) -> View:
+        """The public view of docs/view.md (without "seq"): nothing hidden in it."""
+        return self._views.view(self)
+
+    def language(self, seat: int) -> str:
+        if seat in self._languages:
+            return self._languages[seat]
+        config = self._seat_config.get(seat)
+        return config.language if config else self._config.language
+
+    def pad_name(self, pad: str) -> Message:
+        """A pad as a message: whose it is, by the seat's place in the view if it has one."""
+        if pad == MEXICAN:
+            return message(say.PAD_MEXICAN)
+        seat = pad_seat(pad)
+        if seat is None:
+            return message(say.PAD_OTHER, text=repr(pad))
+        place = self.view_seat(seat)
+        if place is None:
+            return message(say.PAD_NAMED, text=self._name(seat))
+        return message(say.PAD_OF_SEAT, seat=place)
+
+    def view_seat(self, seat: int | None) -> int | None:
+        """A table seat as the view numbers it: its place among the game's seats, or in
+        the lobby among the table's seats."""
+        if seat is None:
+            return None
+        seats = self._game.seats if self._game is not None else self.seat_numbers
+        return seats.index(seat) if seat in seats else None
+
+    # --- taking an event ----------------------------------------------------------------
+
     def handle(self, event: Event) -> bool:
-        """Take one event; True when the public view changed."""
+        """Take one event; True when the public view may have changed."""
         try:
-            return self._dispatch(event)
+            try:
+                intent = self._intents.read(event, self)
+            finally:
+                # Abandoning a game is confirmed by the very next input only.
+                armed, self._abandon_armed = self._abandon_armed, False
+            if isinstance(intent, Nothing):
+                self._abandon_armed = armed
+                return False
+            if isinstance(intent, (*PAD_NEWS, NewGameCard)):
+                self._abandon_armed = armed
+            self._commands[type(intent)](intent)
+            if not isinstance(intent, PAD_NEWS):
+                self._rejection = None
         except Refused as refusal:
-            self._reject(self._view_seat(getattr(event, "seat", None)), refusal.message)
+            self._reject(self.view_seat(getattr(event, "seat", None)), refusal.message)
         except IllegalMove as err:
             # A button names who acted (a seat's reveal); a tap is played for the turn.
-            seat = self._view_seat(getattr(event, "seat", None))
-            m = self._moment()
+            seat = self.view_seat(getattr(event, "seat", None))
+            m = self.moment
             if seat is None and m is not None:
                 seat = m.state.turn
             self._reject(seat, err.message)
@@ -151,66 +262,118 @@ class Table(Inputs, PublicView):
             self._reject(None, message(say.UNSAVED_FULL if err.full else say.UNSAVED_DISK))
         return True
 
+    def _reject(self, seat: int | None, said: Message) -> None:
+        self._rejection = Notice(seat, said)
+
     # --- the game's flow: accepted inputs -----------------------------------------------
 
-    def _act(self, action: Action) -> bool:
-        return self._commit({"t": "action", "action": action_to_json(action)})
+    def _enter(self, intent: Enter) -> None:
+        """The first entry of the intent that the game takes, journaled; the first
+        refusal if it takes none."""
+        refusal: RulesError | Refused | None = None
+        for entry in intent.entries:
+            try:
+                self._commit(entry)
+                return
+            except (IllegalMove, Refused) as err:
+                refusal = refusal or err
+        assert refusal is not None
+        raise refusal
 
-    def _commit(self, entry: dict[str, Any]) -> bool:
-        game, m = self._game, self._moment()
+    def _commit(self, entry: Step) -> None:
+        game, m = self._game, self.moment
         assert game is not None and m is not None and self._game_id is not None
         moment = game.advance(m, entry)
-        self._abandon_armed = False
         # The move that ends the game is written with the game's result, or neither is.
-        result = self._result(game, moment, abandoned=False) if moment.stage == "over" else None
-        self._journal.append(self._game_id, entry, finish=result)
+        over = moment.stage is Stage.OVER
+        result = self._result(game, moment, abandoned=False) if over else None
+        self._journal.append(self._game_id, entry_to_json(entry), finish=result)
         self._history.append(moment)
-        self._rejection = None
-        return True
 
-    def _undo(self, *, by: int | None) -> bool:
-        game, m = self._game, self._moment()
-        if game is None or m is None or self._game_id is None:
+    def _take_back(self, intent: TakeBack) -> None:
+        game = self._game
+        if game is None or self._game_id is None:
             raise Refused(say.NOTHING_TO_UNDO)
-        if len(self._history) < 2:
-            raise Refused(say.NOTHING_TO_UNDO)
-        if by is not None and m.actor != by:
-            raise Refused(say.NOT_YOURS_TO_UNDO, seat=by)
-        self._abandon_armed = False
+        game.check_undo(self._history, intent.undo)
+        m = self._history[-1]
         # At the ranking the last move goes with the result it gave (a wrong leftover
         # tile shown): both in one write.
-        self._journal.append(self._game_id, {"t": "undo"}, reopen=m.stage == "over")
+        self._journal.append(self._game_id, entry_to_json(intent.undo),
+                             reopen=m.stage is Stage.OVER)
         self._history.pop()
-        self._rejection = None
-        return True
 
-    def _new_game(self, *, same_seats: bool) -> bool:
-        seats = list(self._game.seats) if same_seats and self._game else sorted(self._joined)
+    def _join_or_leave(self, intent: JoinOrLeave) -> None:
+        if intent.seat in self._joined:
+            self._joined.remove(intent.seat)
+        else:
+            self._joined.append(intent.seat)
+
+    def _start_game(self, intent: StartGame) -> None:
+        game = self._game
+        seats = list(game.seats) if intent.same_seats and game else sorted(self._joined)
         if len(seats) < 2:
             raise Refused(say.TWO_SEATS)
         leader = self._joined[0] if self._joined and self._joined[0] in seats else seats[0]
         try:
-            game = Game(
+            new = Game(
                 rules=self._rules,
                 hand_mode=self._config.hand_mode,
                 seats=tuple(seats),
                 names=tuple(self._name(s) for s in seats),
                 leader=seats.index(leader),
             )
-            opening = game.opening()
+            opening = new.opening()
         except RulesError as err:
             raise Refused(
                 say.CANNOT_DEAL, text=preset_name(self._rules), n=len(seats),
                 players=_spans(_player_counts(self._rules)),
             ) from err
-        self._game_id = self._journal.begin_game(game.meta())
-        self._game, self._history = game, [opening]
+        self._game_id = self._journal.begin_game(new.meta())
+        self._game, self._history = new, [opening]
         self._joined = [leader] + [s for s in seats if s != leader]
-        self._rejection = None
-        return True
+
+    def _leave_game(self, intent: LeaveGame) -> None:
+        self._close_game()
+        if intent.seat is not None:
+            self._join_or_leave(JoinOrLeave(intent.seat))
+
+    def _new_game_card(self, intent: NewGameCard) -> None:
+        stage = self.stage
+        if stage is Stage.LOBBY:
+            self._start_game(StartGame(same_seats=False))
+        elif stage is Stage.OVER:
+            self._start_game(StartGame(same_seats=True))
+        elif not self._abandon_armed:
+            self._abandon_armed = True
+            raise Refused(say.ABANDON_CONFIRM)
+        else:
+            self._abandon_armed = False
+            self._finish(abandoned=True)
+            self._close_game()
+
+    def _next_preset(self, intent: NextPreset) -> None:
+        stage = self.stage
+        if stage is not Stage.LOBBY and stage is not Stage.OVER:
+            raise Refused(say.PRESET_BETWEEN)
+        # From the final ranking to the lobby, where the preset is shown.
+        self._close_game()
+        presets = list(self._config.presets) or [preset_name(self._rules)]
+        current = preset_name(self._rules)
+        index = presets.index(current) + 1 if current in presets else 0
+        self._rules = presets[index % len(presets)]
+
+    def _next_language(self, intent: NextLanguage) -> None:
+        """The language card on a seat's own pad: that seat reads the next language."""
+        codes = languages()
+        current = self.language(intent.seat)
+        index = codes.index(current) + 1 if current in codes else 0
+        self._languages[intent.seat] = codes[index % len(codes)]
+
+    def _close_game(self) -> None:
+        self._game, self._history, self._game_id = None, [], None
 
     def _finish(self, *, abandoned: bool) -> None:
-        game, m = self._game, self._moment()
+        game, m = self._game, self.moment
         assert game is not None and m is not None and self._game_id is not None
         self._journal.finish_game(self._game_id, self._result(game, m, abandoned=abandoned))
 
@@ -224,50 +387,16 @@ class Table(Inputs, PublicView):
             "abandoned": abandoned,
         }
 
-    def _reject(self, seat: int | None, said: Message) -> None:
-        self._rejection = {"seat": seat, "message": said}
-
-    # --- small lookups ------------------------------------------------------------------
-
-    def _moment(self) -> Moment | None:
-        return self._history[-1] if self._history else None
-
     def _name(self, seat: int) -> str:
         config = self._seat_config.get(seat)
         return config.name if config else f"Seat {seat}"
 
-    def _pad_name(self, pad: str) -> Message:
-        """A pad as a message: whose it is, by the seat's place in the view if it has one."""
-        if pad == MEXICAN:
-            return message(say.PAD_MEXICAN)
-        if not pad.isdigit():
-            return message(say.PAD_OTHER, text=repr(pad))
-        seat = self._view_seat(int(pad))
-        if seat is None:
-            return message(say.PAD_NAMED, text=self._name(int(pad)))
-        return message(say.PAD_OF_SEAT, seat=seat)
-
-    def _language(self, seat: int) -> str:
-        if seat in self._languages:
-            return self._languages[seat]
-        config = self._seat_config.get(seat)
-        return config.language if config else self._config.language
-
-    def _view_seat(self, seat: int | None) -> int | None:
-        """A table seat as the view numbers it: its place among the game's seats, or in
-        the lobby among the table's seats."""
-        game = self._game
-        if seat is None:
-            return None
-        seats = game.seats if game is not None else self.seat_numbers
-        return seats.index(seat) if seat in seats else None
-
 
 def _player_counts(rules: str | dict[str, object]) -> list[int]:
-    """The numbers of players the rules deal for, at a table of up to 14 seats."""
+    """The numbers of players the rules deal for, at a table of any size."""
     options = Options.from_json(rules)
     counts = []
-    for players in range(2, 15):
+    for players in SEATS:
         try:
             options.deal_for(players)
         except RulesError:
@@ -286,18 +415,3 @@ def _spans(numbers: list[int]) -> list[int | Message]:
             runs.append([k])
     return [run[0] if len(run) == 1 else message(say.SPAN, low=run[0], high=run[-1])
             for run in runs]
-
-
-# --- game records ------------------------------------------------------------------------
-
-
-def record_from_entries(
-    meta: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]
-) -> dict[str, Any]:
-    """The game record (DESIGN.md) of a journaled game: `roundhouse replay` brings it to
-    the game's last state. Raises `TableError` if the entries cannot be replayed."""
-    from firmware_py.record import record_from_game
-
-    game = Game.from_meta(meta)
-    moment = game.replay(entries)[-1]
-    return record_from_game(game.options, game.names, moment.actions())

@@ -1,5 +1,7 @@
 """The table's senses: seat buttons and RFID pads turned into events on one queue."""
 
+from roundhouse.errors import RoundhouseError
 
-class HardwareError(Exception):
+
+class HardwareError(RoundhouseError):
     """Root of every error raised by the `hardware` package."""

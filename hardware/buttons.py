@@ -242,6 +242,8 @@ class SeatButtons:
             if contact.hold_timer is not None:
                 contact.hold_timer.cancel()
                 contact.hold_timer = None
+            # The next hold must wait for its own press, not find this one's.
+            contact.held.clear()
             self._queue.put(ButtonReleased(seat, button))
 
     def _held(self, contact: _Contact, press: int) -> None:

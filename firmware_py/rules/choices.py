@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove, quoted
 from firmware_py.rules.state import Pending, Picked, Playable, State
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
+from roundhouse import refusals as say_
 
 T = TypeVar("T")
 _TILES = set_tiles(18)

@@ -6,9 +6,9 @@ import random
 
 from firmware_py.rules.actions import StartRound
 from firmware_py.rules.errors import IllegalMove
-from firmware_py.rules.refusals import GAME_OVER
 from firmware_py.rules.state import State
 from firmware_py.rules.tiles import Tile, set_tiles
+from roundhouse.refusals import GAME_OVER
 
 
 def deal(state: State, seed: int) -> StartRound:

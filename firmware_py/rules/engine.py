@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import MEXICAN, Action, Draw, Pass, Play, Reveal, StartRound
 from firmware_py.rules.choices import (
     SUIT_MASK,
@@ -29,6 +28,7 @@ from firmware_py.rules.rounds import finish_round, reset_turn, reveal, start_rou
 from firmware_py.rules.state import Pending, State, clone
 from firmware_py.rules.tiles import Tile, laid_against
 from firmware_py.rules.trains import Path, Target, Train
+from roundhouse import refusals as say_
 
 
 def apply(s: State, action: Action) -> State:

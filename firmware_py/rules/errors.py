@@ -3,33 +3,30 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from firmware_py.rules.refusals import REFUSALS, english, is_train
+from roundhouse.errors import RoundhouseError
+from roundhouse.message import TEMPLATES, Message, is_train, message
+from roundhouse.render import render
 
 
-class RulesError(Exception):
+class RulesError(RoundhouseError):
     """Root of every error the rules engine raises."""
 
 
 class IllegalMove(RulesError):
     """An action the rules forbid now.
 
-    It carries a message (`message_id` and `arguments`, see `firmware_py.rules.refusals`)
+    It carries a message (`message_id` and `arguments`, see `roundhouse.refusals`)
     and `code`, the stable name of its kind; `str()` is the English sentence.
     """
 
     def __init__(self, message_id: str, **arguments: object) -> None:
         self.message_id = message_id
-        self.code = REFUSALS[message_id].code
+        self.code = TEMPLATES[message_id].code or message_id
         self.arguments = arguments
-        super().__init__(english(message_id, arguments))
-
-    @property
-    def message(self) -> dict[str, Any]:
-        """The refusal as a message of the public view: `{"id": ..., "args": {...}}`."""
-        args = {k: _plain(k, v) for k, v in self.arguments.items()}
-        return {"id": self.message_id, "args": args}
+        self.message: Message = message(
+            message_id, **{k: _plain(k, v) for k, v in arguments.items()})
+        super().__init__(render(self.message, "en"))
 
 
 def _plain(name: str, value: object) -> object:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from firmware_py.rules import refusals as say_
 from firmware_py.rules.actions import Reveal, StartRound
 from firmware_py.rules.choices import check_may_hold, mask_of, not_in_play, put, set_mask
 from firmware_py.rules.errors import BadAction, IllegalMove
@@ -10,6 +9,7 @@ from firmware_py.rules.options import Options
 from firmware_py.rules.state import State, clone
 from firmware_py.rules.tiles import MAX_PIPS, Tile, set_tiles
 from firmware_py.rules.trains import Train
+from roundhouse import refusals as say_
 
 
 def _rounds_in_game(options: Options, set_size: int) -> int:

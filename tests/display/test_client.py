@@ -12,8 +12,8 @@ import pytest
 
 from display import client
 from display.client import Follower, FrameSink, WindowSink
-from display.feed import ViewFeed
 from firmware_py.cli import main
+from roundhouse.feed import ViewFeed
 
 VIEWS = Path(__file__).resolve().parents[1] / "views"
 FAST = (0.02, 0.1)  # reconnect backoff for tests
@@ -295,7 +295,7 @@ def test_the_socket_comes_from_the_tables_configuration(tmp_path, monkeypatch):
         while got is None and time.monotonic() < deadline:
             got = feed.poll(0.1)
         feed.close()
-        assert got is not None and got["seq"] == 7
+        assert got is not None and got.seq == 7
     finally:
         server.close()
 
@@ -321,7 +321,7 @@ def test_a_burst_of_views_is_drawn_at_the_capped_rate_ending_on_the_newest(tmp_p
         sent = time.monotonic() - start
         # The view is taken before it is drawn and shown: wait for the screen.
         wait_for(lambda: recorder.shown and recorder.shown[-1][0] == "000061")
-        assert follower.view is not None and follower.view["seq"] == 61
+        assert follower.view is not None and follower.view.seq == 61
         assert follower.redraws <= 1 + 10 * sent + 2
     finally:
         server.close()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from sample_views import as_view
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -60,7 +61,7 @@ def test_the_game_over_picture_teaches_the_controls_the_program_has(view):
     from display.wall_layout import layout
 
     game_over = next(p for p in PICTURES.PICTURES if p.path == "wall-game-over.png")
-    words = " ".join(" ".join(t.lines) for t in layout(view(game_over.view),
+    words = " ".join(" ".join(t.lines) for t in layout(as_view(view(game_over.view)),
                                                         game_over.size).texts)
     assert "Hold DRAW for a new game with the same seats" in words
     assert "PASS at seat 1" not in words

@@ -19,8 +19,8 @@ import pygame
 import pytest
 
 from display import shaping, text
-from firmware_py.messages import message
-from firmware_py.render import render
+from roundhouse.messages import message
+from roundhouse.render import render
 
 PANGO = shutil.which("pango-view")
 pytestmark = pytest.mark.skipif(PANGO is None, reason="pango-view is not installed "

@@ -7,6 +7,7 @@ import re
 
 import pygame
 import pytest
+from sample_views import as_view
 
 from display import table_layout, text, wall_layout
 
@@ -51,9 +52,9 @@ def test_a_sentence_too_long_to_keep_its_tile_whole_is_still_drawn():
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", VIEWS)
 def test_no_screen_breaks_a_line_at_a_tile(name, lang, size, view, stress_view):
-    samples = [in_language(view(name), lang)]
+    samples = [as_view(in_language(view(name), lang))]
     if name.startswith("play_"):
-        samples.append(in_language(stress_view(int(name.split("_")[1])), lang))
+        samples.append(as_view(in_language(stress_view(int(name.split("_")[1])), lang)))
     for sample in samples:
         items = list(table_layout.layout(sample, size).texts)
         wall = wall_layout.layout(sample, size)
@@ -67,11 +68,11 @@ def test_a_sentence_in_two_clauses_breaks_between_them(lang, view):
     """A panel's "The reader of Dalia's pad is offline: no answer from /dev/ttyUSB2"
     breaks after the colon, not as "…offline: no / answer from…"; where the reason does
     not fit (Lithuanian, Greek) the panel says the reader is offline, whole, without it."""
-    sample = in_language(view("reader_offline_6"), lang)
+    sample = as_view(in_language(view("reader_offline_6"), lang))
     for size in SIZES:
         lay = table_layout.layout(sample, size)
-        offline = next(a["seat"] for a in sample["alerts"]
-                       if a["message"]["id"] == "alert.reader_offline_why")
+        offline = next(a.seat for a in sample.alerts
+                       if a.message.id == "alert.reader_offline_why")
         (panel,) = [p.rect for p in lay.panels if p.seat == offline]
         mine = [t for t in lay.texts if pygame.Rect(panel).contains(t.box)]
         alert = max(mine, key=lambda t: len(" ".join(t.lines)))

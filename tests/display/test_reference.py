@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from sample_views import as_view
 
 from display import table_screen, wall_screen
 
@@ -60,7 +61,7 @@ PIXEL_SHARE = 0.005  # at most this share of pixels may differ beyond it
 def test_key_screens_match_their_reference(screen, name, size):
     view = json.loads((VIEWS / f"{name}.json").read_text(encoding="utf-8"))
     surface = pygame.Surface(size)
-    SCREENS[screen](surface, view)
+    SCREENS[screen](surface, as_view(view))
     _compare(surface, REFERENCE / f"{screen}-{name}-{size[0]}x{size[1]}.png")
 
 
@@ -69,7 +70,7 @@ def test_key_screens_match_their_reference(screen, name, size):
 def test_screens_in_other_languages_match_their_reference(screen, name, sample, size, how):
     view = how(json.loads((VIEWS / f"{sample}.json").read_text(encoding="utf-8")))
     surface = pygame.Surface(size)
-    SCREENS[screen](surface, view)
+    SCREENS[screen](surface, as_view(view))
     _compare(surface, REFERENCE / f"{screen}-{name}-{size[0]}x{size[1]}.png")
 
 
@@ -94,10 +95,10 @@ def _compare(surface: pygame.Surface, path: Path) -> None:
 def test_the_comparison_catches_a_real_change():
     view = json.loads((VIEWS / "busy_8.json").read_text(encoding="utf-8"))
     surface = pygame.Surface((1280, 800))
-    table_screen.render(surface, view)
+    table_screen.render(surface, as_view(view))
     view["turn"] = (view["turn"] + 1) % len(view["seats"])
     changed = pygame.Surface((1280, 800))
-    table_screen.render(changed, view)
+    table_screen.render(changed, as_view(view))
     tolerance = (CHANNEL_TOLERANCE,) * 3 + (255,)
     similar = pygame.transform.threshold(None, changed, None, threshold=tolerance,
                                          set_behavior=0, search_surf=surface)

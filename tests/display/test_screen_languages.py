@@ -4,6 +4,7 @@ and rejection in the seat's, the wall in its own, `--lang` for a screen of its o
 from __future__ import annotations
 
 import pygame
+from sample_views import as_view
 
 from display.client import in_language
 from display.table_layout import layout as table_layout
@@ -17,32 +18,32 @@ def said(lay, rect=None) -> str:
 
 def test_the_wall_speaks_its_own_language(view):
     sample = view("play_4")
-    assert "satisfy the" in said(wall_layout(sample, (1280, 800)))
+    assert "satisfy the" in said(wall_layout(as_view(sample), (1280, 800)))
     sample["wall_language"] = "fa"
-    assert "پاسخ دهید" in said(wall_layout(sample, (1280, 800)))
+    assert "پاسخ دهید" in said(wall_layout(as_view(sample), (1280, 800)))
 
 
 def test_the_hub_says_the_prompt_in_the_language_of_the_seat_to_play(view):
     sample = view("play_4")
     sample["seats"][sample["turn"]]["language"] = "lt"
-    lay = table_layout(sample, (1280, 800))
+    lay = table_layout(as_view(sample), (1280, 800))
     assert "patenkinkite dvigubą" in said(lay, lay.hub)
 
 
 def test_a_rejection_is_said_in_the_language_of_the_seat_that_acted(view):
     sample = view("open_hands_6")
     sample["seats"][sample["rejection"]["seat"]]["language"] = "el"
-    lay = table_layout(sample, (1280, 800))
+    lay = table_layout(as_view(sample), (1280, 800))
     assert "δεν ταιριάζει με το ανοιχτό 6" in said(lay, lay.hub)
 
 
 def test_lang_gives_a_screen_a_language_of_its_own(view):
-    sample = view("reader_offline_6")
+    sample = as_view(view("reader_offline_6"))
     wall = in_language(sample, "wall", "ar")
-    assert wall["wall_language"] == "ar" and sample["wall_language"] == "en"
+    assert wall.wall_language == "ar" and sample.wall_language == "en"
     assert "أكمل المزدوج" in said(wall_layout(wall, (1280, 800)))
     table = in_language(sample, "table", "te")
-    assert {s["language"] for s in table["seats"]} == {"te"}
+    assert {s.language for s in table.seats} == {"te"}
     lay = table_layout(table, (1280, 800))
     assert "రీడర్ ఆఫ్‌లైన్‌లో ఉంది" in said(lay)
     assert in_language(sample, "table", None) is sample
@@ -52,7 +53,7 @@ def test_each_panel_speaks_its_seats_language(view):
     sample = view("play_4")
     for seat, lang in zip(sample["seats"], ("fa", "ar", "lt", "el"), strict=True):
         seat["language"] = lang
-    lay = table_layout(sample, (1280, 800))
+    lay = table_layout(as_view(sample), (1280, 800))
     panels = {p.seat: p for p in lay.panels}
     tiles = {0: "مهره", 1: "قطع", 2: "kauliuk", 3: "πέτρ"}
     for seat, word in tiles.items():
@@ -67,7 +68,7 @@ def test_each_panel_speaks_its_seats_language(view):
 def test_the_walls_own_words_are_in_its_language(view):
     sample = view("game_over_8")
     sample["wall_language"] = "el"
-    words = said(wall_layout(sample, (1920, 1080)))
+    words = said(wall_layout(as_view(sample), (1920, 1080)))
     assert "Τέλος παιχνιδιού: κερδίζει ο/η Bo" in words
 
 
@@ -84,10 +85,10 @@ def test_the_waiting_screen_speaks_the_screens_language(monkeypatch):
 
 def test_the_walls_scores_and_places_are_in_its_languages_digits(view):
     sample = view("game_over_8")
-    english = said(wall_layout(sample, (1920, 1080)))
+    english = said(wall_layout(as_view(sample), (1920, 1080)))
     assert "1st" in english and str(sample["totals"][sample["ranking"][0]]) in english
     sample["wall_language"] = "fa"
-    persian = said(wall_layout(sample, (1920, 1080)))
+    persian = said(wall_layout(as_view(sample), (1920, 1080)))
     best = sample["totals"][sample["ranking"][0]]
     assert "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(best)) in persian
     assert "1st" not in persian

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import pygame
 import pytest
+from sample_views import as_view
 
 from display import shaping, table_screen, text, theme, wall_screen
 from display.table_layout import layout as table_layout
-from display.views import ViewError, check_view, load_view
 from display.wall_layout import layout as wall_layout
 from display.wall_layout import standings
+from roundhouse.view import View, ViewError, load_view
 
 VIEWS = Path(__file__).resolve().parents[1] / "views"
 NAMES = sorted(p.stem for p in VIEWS.glob("*.json"))
@@ -28,8 +29,8 @@ def test_every_sample_view_renders_on_both_screens(name, view):
     before = copy.deepcopy(sample)
     for size in ((1920, 1080), (800, 480)):
         surface = pygame.Surface(size)
-        table_screen.render(surface, sample)
-        wall_screen.render(surface, sample)
+        table_screen.render(surface, as_view(sample))
+        wall_screen.render(surface, as_view(sample))
     assert sample == before, "drawing must not change the view"
 
 
@@ -37,15 +38,15 @@ def test_every_sample_view_renders_on_both_screens(name, view):
 @pytest.mark.parametrize("seats", [2, 5, 9, 14])
 def test_big_tables_render_at_every_size(seats, size, stress_view):
     surface = pygame.Surface(size)
-    table_screen.render(surface, stress_view(seats))
-    wall_screen.render(surface, stress_view(seats))
+    table_screen.render(surface, as_view(stress_view(seats)))
+    wall_screen.render(surface, as_view(stress_view(seats)))
 
 
 def test_same_view_same_pixels(view):
     sample = view("busy_8")
     first, second = pygame.Surface((1280, 800)), pygame.Surface((1280, 800))
-    table_screen.render(first, sample)
-    table_screen.render(second, json.loads(json.dumps(sample)))
+    table_screen.render(first, as_view(sample))
+    table_screen.render(second, as_view(json.loads(json.dumps(sample))))
     assert pixels(first) == pixels(second)
 
 
@@ -54,7 +55,7 @@ def test_only_the_newest_tile_moves_with_time(view):
     frames = []
     for now in (0.0, 0.4, 5.0, 9.0):
         surface = pygame.Surface((1280, 800))
-        table_screen.render(surface, sample, now=now)
+        table_screen.render(surface, as_view(sample), now=now)
         frames.append(pixels(surface))
     assert frames[0] != frames[1], "the newest tile pulses after it is laid"
     assert frames[2] == frames[3], "then it stays still"
@@ -62,7 +63,7 @@ def test_only_the_newest_tile_moves_with_time(view):
     still = []
     for now in (0.0, 0.4):
         surface = pygame.Surface((1280, 800))
-        table_screen.render(surface, quiet, now=now)
+        table_screen.render(surface, as_view(quiet), now=now)
         still.append(pixels(surface))
     assert still[0] == still[1]
 
@@ -76,8 +77,8 @@ def colour_at(surface: pygame.Surface, rect: tuple[int, int, int, int]) -> tuple
 def test_whose_turn_and_one_tile_light_up_their_panels(view):
     sample = view("play_6")
     surface = pygame.Surface((1920, 1080))
-    table_screen.render(surface, sample)
-    lay = table_layout(sample, (1920, 1080))
+    table_screen.render(surface, as_view(sample))
+    lay = table_layout(as_view(sample), (1920, 1080))
     panels = {p.seat: p for p in lay.panels}
     assert colour_at(surface, panels[sample["turn"]].rect) == theme.GOLD
     lonely = next(s["seat"] for s in sample["seats"] if s["one_tile"])
@@ -91,7 +92,7 @@ def test_the_hub_shows_prompt_and_rejection_and_the_panel_its_offline_reader(vie
     sample = view("reader_offline_6")
     sample["rejection"] = {"seat": sample["turn"], "message": {
         "id": "rules.no_match", "args": {"end": 6, "train": "0"}}}
-    lay = table_layout(sample, (1280, 800))
+    lay = table_layout(as_view(sample), (1280, 800))
     hub = pygame.Rect(lay.hub)
     said = " ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box))
     turn = sample["seats"][sample["turn"]]["name"]
@@ -107,7 +108,7 @@ def test_the_hub_shows_prompt_and_rejection_and_the_panel_its_offline_reader(vie
 def test_wall_key_numbers_read_from_across_the_room(view, stress_view):
     samples = [view(n) for n in NAMES if not n.startswith("lobby")] + [stress_view(14)]
     for sample in samples:
-        lay = wall_layout(sample, (1920, 1080))
+        lay = wall_layout(as_view(sample), (1920, 1080))
         assert lay.key_numbers
         for item in lay.key_numbers:
             f = text.font(item.size)
@@ -121,13 +122,13 @@ def test_wall_key_numbers_read_from_across_the_room(view, stress_view):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_wall_texts_fit_at_every_size(size, view):
     for name in ("play_14", "game_over_14", "game_over_8", "lobby_6", "busy_8"):
-        for item in wall_layout(view(name), size).texts:
+        for item in wall_layout(as_view(view(name)), size).texts:
             assert text.fits(item), f"{name}: {item.lines} overflows {item.box}"
 
 
 def test_wall_has_a_column_per_round_with_its_engine_and_highlights_winners(view):
     sample = view("play_14")  # double-18, round 3: two rounds scored, the third under way
-    lay = wall_layout(sample, (1920, 1080))
+    lay = wall_layout(as_view(sample), (1920, 1080))
     engines = [(t.a, t.b) for t in lay.tiles]
     expected = [tuple(map(int, e.split("-"))) for e in sample["round_engines"]]
     assert engines == [*expected, tuple(map(int, sample["engine"].split("-")))]
@@ -139,7 +140,7 @@ def test_wall_has_a_column_per_round_with_its_engine_and_highlights_winners(view
 def test_wall_shows_nineteen_rounds_of_a_double_eighteen_game(view):
     sample = view("game_over_14")
     sample["phase"] = "round_over"
-    lay = wall_layout(sample, (1920, 1080))
+    lay = wall_layout(as_view(sample), (1920, 1080))
     assert len(lay.tiles) == 19
     for item in lay.texts:
         assert text.fits(item)
@@ -147,7 +148,7 @@ def test_wall_shows_nineteen_rounds_of_a_double_eighteen_game(view):
 
 def test_game_over_lists_the_final_ranking(view):
     sample = view("game_over_8")
-    lay = wall_layout(sample, (1920, 1080))
+    lay = wall_layout(as_view(sample), (1920, 1080))
     names = [s["name"] for s in sample["seats"]]
     shown = [t.lines[0] for t in lay.texts if t.lines and t.lines[0] in names]
     assert shown == [names[s] for s in sample["ranking"]]
@@ -160,11 +161,11 @@ def test_equal_totals_share_a_place():
 
 def test_a_broken_view_is_refused_with_the_field_named(tmp_path):
     with pytest.raises(ViewError, match="version"):
-        check_view({"version": 2})
+        View.from_json({"version": 2})
     bad = json.loads((VIEWS / "play_4.json").read_text())
     bad["trains"][0]["tiles"][0] = "12-x"
     with pytest.raises(ViewError, match=r"trains\[0\]\.tiles\[0\]"):
-        check_view(bad)
+        View.from_json(bad)
     path = tmp_path / "v.json"
     path.write_text("{not json")
     with pytest.raises(ViewError, match="not a JSON view"):
@@ -182,7 +183,7 @@ def test_sample_views_are_what_the_generator_writes(tmp_path):
     assert sorted(p.name for p in written) == sorted(p.name for p in VIEWS.glob("*.json"))
     for path in written:
         assert path.read_text() == (VIEWS / path.name).read_text(), path.name
-        check_view(json.loads(path.read_text()))
+        View.from_json(json.loads(path.read_text()))
 
 
 def no_two_overlap(boxes: list[tuple[int, int, int, int]]) -> None:
@@ -195,8 +196,8 @@ def no_two_overlap(boxes: list[tuple[int, int, int, int]]) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_no_two_texts_share_room(size, view, stress_view):
     for sample in [view(n) for n in NAMES] + [stress_view(14)]:
-        no_two_overlap([t.box for t in wall_layout(sample, size).texts])
-        no_two_overlap([t.box for t in table_layout(sample, size).texts])
+        no_two_overlap([t.box for t in wall_layout(as_view(sample), size).texts])
+        no_two_overlap([t.box for t in table_layout(as_view(sample), size).texts])
 
 
 @pytest.mark.parametrize(
@@ -214,7 +215,7 @@ def test_a_view_the_screens_cannot_draw_is_refused_before_drawing(change, field)
     sample = json.loads((VIEWS / "play_4.json").read_text())
     change(sample)
     with pytest.raises(ViewError, match=field):
-        check_view(sample)
+        View.from_json(sample)
 
 
 @pytest.mark.parametrize("name,missing", [
@@ -235,7 +236,7 @@ def test_names_in_arabic_script_are_written_not_boxed(view):
     assert len(boxes) == 1
     shaped = [m for m in shaping.run_font(runs[0], 40).metrics(name) if m]
     assert len({m for m in shaped}) > 1
-    lay = table_layout(view("names_5"), (1280, 800))
+    lay = table_layout(as_view(view("names_5")), (1280, 800))
     assert any(name in line for t in lay.texts for line in t.lines)
     for item in lay.texts:
         assert text.fits(item)

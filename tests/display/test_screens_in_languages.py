@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 import pygame
+from sample_views import as_view
 
 from display import shaping, text, wall_screen
 from display.table_layout import layout as table_layout
@@ -27,21 +28,21 @@ def _reading(item: Text) -> str:
 def test_the_wall_writes_scores_in_persian_and_arabic_digits(view):
     sample = view("play_4")  # totals 4, 2, 49, 56
     for lang, digits in (("fa", "۰۱۲۳۴۵۶۷۸۹"), ("ar", "٠١٢٣٤٥٦٧٨٩")):
-        wall = wall_layout(_in(lang, sample), (1280, 800))
+        wall = wall_layout(as_view(_in(lang, sample)), (1280, 800))
         numbers = {_reading(t) for t in wall.key_numbers}
         assert text.numerals(49, lang) in numbers and text.numerals(56, lang) in numbers
         said = "".join(_reading(t) for t in wall.texts if t in wall.key_numbers)
         assert not set("0123456789") & set(said)
         assert set(said) & set(digits)
-    english = {_reading(t) for t in wall_layout(sample, (1280, 800)).key_numbers}
+    english = {_reading(t) for t in wall_layout(as_view(sample), (1280, 800)).key_numbers}
     assert {"49", "56"} <= english
 
 
 def test_a_right_to_left_wall_is_mirrored_with_the_names_on_the_right(view):
     sample = view("play_4")
     width = 1280
-    left = wall_layout(sample, (width, 800))
-    right = wall_layout(_in("fa", sample), (width, 800))
+    left = wall_layout(as_view(sample), (width, 800))
+    right = wall_layout(as_view(_in("fa", sample)), (width, 800))
     names = {s["name"] for s in sample["seats"]}
     for wall, on_right in ((left, False), (right, True)):
         boxes = [t for t in wall.texts if _reading(t) in names]
@@ -57,10 +58,10 @@ def test_the_tiles_keep_their_pips_in_every_language(view):
     sample = view("play_4")
     size = (1280, 800)
     english, persian = pygame.Surface(size), pygame.Surface(size)
-    wall_screen.render(english, sample)
-    wall_screen.render(persian, _in("fa", sample))
-    tiles_en = wall_layout(sample, size).tiles
-    tiles_fa = wall_layout(_in("fa", sample), size).tiles
+    wall_screen.render(english, as_view(sample))
+    wall_screen.render(persian, as_view(_in("fa", sample)))
+    tiles_en = wall_layout(as_view(sample), size).tiles
+    tiles_fa = wall_layout(as_view(_in("fa", sample)), size).tiles
     assert [(t.a, t.b) for t in tiles_en] == [(t.a, t.b) for t in tiles_fa]
     for a, b in zip(tiles_en, tiles_fa, strict=True):
         assert a.rect[2:] == b.rect[2:]
@@ -73,7 +74,7 @@ def test_each_seat_s_panel_reads_in_its_own_language(view):
     sample = copy.deepcopy(view("play_4"))
     for seat, lang in zip(sample["seats"], ("fa", "te", "ar", "lt"), strict=True):
         seat["language"] = lang
-    lay = table_layout(sample, (1280, 800))
+    lay = table_layout(as_view(sample), (1280, 800))
     for panel in lay.panels:
         if panel.seat is None:
             continue
@@ -95,7 +96,7 @@ def test_each_seat_s_panel_reads_in_its_own_language(view):
 def test_a_name_in_the_hub_keeps_its_own_count_beside_it(view):
     sample = copy.deepcopy(view("round_over_5"))  # Bo still to show his leftover tiles
     sample["seats"][0]["name"] = "فرشته"
-    lay = table_layout(sample, (1280, 800))
+    lay = table_layout(as_view(sample), (1280, 800))
     [prompt] = [t for t in lay.texts if "PASS" in _reading(t)]
     seen = shaping.shown(_reading(prompt), prompt.rtl)
     # Read left to right: the name (its letters reversed on screen), then its own 0/8.
@@ -120,12 +121,12 @@ def _on_readers_right(box: tuple[int, int, int, int], rect: tuple[int, int, int,
 def test_the_players_waiting_on_an_arabic_wall_are_listed_right_to_left(view):
     sample = _in("ar", view("lobby_6"))
     joined = [s["name"] for s in sample["seats"] if s.get("joined", True)]
-    wall = wall_layout(sample, (1280, 800))
+    wall = wall_layout(as_view(sample), (1280, 800))
     [listed] = [t for t in wall.texts if all(n in _reading(t) for n in joined[:2])]
     seen = shaping.shown(_reading(listed), True)
     # Read right to left, the first to join comes first: rightmost on the screen.
     assert seen.rindex(joined[0]) > seen.rindex(joined[1])
-    english = wall_layout(view("lobby_6"), (1280, 800))
+    english = wall_layout(as_view(view("lobby_6")), (1280, 800))
     [listed] = [t for t in english.texts if all(n in _reading(t) for n in joined[:2])]
     seen = shaping.shown(_reading(listed), False)
     assert seen.index(joined[0]) < seen.index(joined[1])

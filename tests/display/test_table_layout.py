@@ -6,6 +6,7 @@ import math
 
 import pygame
 import pytest
+from sample_views import as_view
 
 from display import text
 from display.table_layout import (
@@ -20,6 +21,7 @@ from display.table_layout import (
     mark_floor,
     text_floor,
 )
+from roundhouse.messages import message
 
 SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
 
@@ -72,7 +74,7 @@ def count_tiles(train: dict) -> int:
 @pytest.mark.parametrize("seats", range(2, 15))
 def test_every_table_size_fits_every_screen(seats, size, view, stress_view):
     for sample in (view(f"play_{seats}"), stress_view(seats)):
-        lay = layout(sample, size)
+        lay = layout(as_view(sample), size)
         check_geometry(lay)
         # Every tile of the view is either drawn or counted in a "+N".
         shown = sum(1 for t in lay.tiles if t.train != "engine")
@@ -84,11 +86,11 @@ def test_every_table_size_fits_every_screen(seats, size, view, stress_view):
                                   "full_14", "empty_4", "lobby_6", "game_over_14"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_sample_views_fit(name, size, view):
-    check_geometry(layout(view(name), size))
+    check_geometry(layout(as_view(view(name)), size))
 
 
 def test_twenty_tile_trains_are_all_drawn_at_full_hd(view):
-    lay = layout(view("long_trains_4"), (1920, 1080))
+    lay = layout(as_view(view("long_trains_4")), (1920, 1080))
     assert not lay.chips
     assert sum(1 for t in lay.tiles if t.train in "0123") == 80
 
@@ -123,7 +125,7 @@ def test_a_seat_keeps_its_place_at_every_screen_size(seats, view):
     screen: at 13 seats Eli (seat 4) was on the bottom edge at 1080p and on the left
     edge at 800p."""
     sample = view(f"play_{seats}")
-    seen = {size: places(layout(sample, size)) for size in (*SIZES, (1280, 720))}
+    seen = {size: places(layout(as_view(sample), size)) for size in (*SIZES, (1280, 720))}
     first = seen[SIZES[0]]
     for size, found in seen.items():
         assert found == first, f"seats moved at {size}"
@@ -133,7 +135,7 @@ def test_a_seat_keeps_its_place_at_every_screen_size(seats, view):
 
 def test_trains_run_outward_toward_their_seat_with_doubles_crosswise(view):
     sample = view("busy_8")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     panels = {p.seat: p for p in lay.panels}
     hub = pygame.Rect(lay.hub)
     for lane in lay.lanes:
@@ -154,7 +156,7 @@ def test_trains_run_outward_toward_their_seat_with_doubles_crosswise(view):
 
 
 def test_pending_doubles_are_numbered_in_order(view):
-    lay = layout(view("two_pending_5"), (1280, 800))
+    lay = layout(as_view(view("two_pending_5")), (1280, 800))
     assert sorted(b.label.lines for b in lay.badges) == [("1",), ("2",)]
     pending = {t.train: t.pending for t in lay.tiles if t.pending}
     assert pending == {"2": 1, "3": 2}
@@ -162,7 +164,7 @@ def test_pending_doubles_are_numbered_in_order(view):
 
 def test_open_trains_carry_a_marker_and_closed_ones_do_not(view):
     sample = view("busy_8")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     marked = {m.train for m in lay.markers}
     open_trains = {t["id"] for t in sample["trains"] if t["open"] and t["tiles"]}
     assert marked == open_trains
@@ -170,7 +172,7 @@ def test_open_trains_carry_a_marker_and_closed_ones_do_not(view):
 
 def test_text_near_a_seat_faces_that_seat(view):
     sample = view("play_8")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     for panel in lay.panels:
         mine = [t for t in lay.texts if pygame.Rect(panel.rect).contains(t.box)]
         assert mine
@@ -183,14 +185,14 @@ def test_the_hub_turns_to_face_the_seat_whose_turn_it_is(view):
     sample = view("play_4")
     for turn, angle in ((0, 0), (1, 270), (2, 180), (3, 90)):
         sample["turn"] = turn
-        lay = layout(sample, (1920, 1080))
+        lay = layout(as_view(sample), (1920, 1080))
         assert lay.hub_angle == angle
         assert [ln.seat for ln in lay.lanes if ln.turn] == [turn]
 
 
 def test_branches_of_a_chicken_foot_are_laid(view):
     sample = view("chicken_foot_4")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     foot = [t for t in lay.tiles if t.train == "0"]
     assert len(foot) == count_tiles(sample["trains"][0])
     # Three branch lines plus the trunk: the tracks of train 0 start at the foot double.
@@ -204,7 +206,7 @@ def test_branches_of_a_chicken_foot_are_laid(view):
 
 def test_loud_states_reach_the_panel_texts(view):
     sample = view("play_6")
-    lay = layout(sample, (1280, 800))
+    lay = layout(as_view(sample), (1280, 800))
     lines = [line for t in lay.texts for line in t.lines]
     assert "ONE TILE!" in lines
     assert "YOUR TURN" in lines
@@ -226,7 +228,7 @@ def test_each_seat_s_own_news_is_in_its_own_panel_facing_it(size, view):
     sample = view("reader_offline_6")  # seat 2's reader is offline, seat 3's marker is in
     sample["rejection"] = {"seat": 4, "message": {"id": "rules.no_match",
                                                   "args": {"end": 6, "train": "0"}}}
-    lay = layout(sample, size)
+    lay = layout(as_view(sample), size)
     angles = {p.seat: p.angle for p in lay.panels}
     for seat, news in ((2, "The reader of Dalia's pad is offline"),
                        (3, "Eleni: put your marker out"), (4, "doesn't match the open 6")):
@@ -244,7 +246,7 @@ def test_each_seat_s_own_news_is_in_its_own_panel_facing_it(size, view):
 def test_a_refused_move_of_the_seat_to_act_is_in_the_hub(view):
     sample = view("open_hands_6")
     assert sample["rejection"]["seat"] == sample["turn"]
-    lay = layout(sample, (1280, 800))
+    lay = layout(as_view(sample), (1280, 800))
     assert "doesn't match" in hub_words(lay)
     assert [kind for _, kind in lay.notice_boxes] == ["alert"]
 
@@ -254,7 +256,7 @@ def test_the_mexican_train_s_reader_offline_is_the_table_s_news(view):
     sample["readers"][-1] = {"pad": "mexican", "online": False, "reason": None}
     sample["alerts"].append({"seat": None, "message": {
         "id": "alert.reader_offline", "args": {"pad": {"id": "pad.mexican", "args": {}}}}})
-    lay = layout(sample, (1280, 800))
+    lay = layout(as_view(sample), (1280, 800))
     assert "The reader of the Mexican train's pad is offline" in hub_words(lay)
     notices = [t for t in lay.texts if t.lines and "is offline" in t.lines[0]]
     assert all(len(t.lines) == 1 for t in notices)
@@ -270,7 +272,7 @@ def test_text_is_never_smaller_than_the_floor_and_counts_and_states_are_largest(
     floor, loud = text_floor(seats, size), loud_floor(seats, size)
     assert floor >= max(12, min(size) // 60)
     for sample in (view(f"play_{seats}"), stress_view(seats)):
-        lay = layout(sample, size)
+        lay = layout(as_view(sample), size)
         for item in lay.texts:
             assert item.size >= floor, f"{item.lines} at {item.size} px under {floor}"
         for info in sample["seats"]:
@@ -289,7 +291,7 @@ def test_text_is_never_smaller_than_the_floor_and_counts_and_states_are_largest(
 def test_one_tile_never_runs_into_the_points(view):
     sample = view("play_8")
     for size in FLOOR_SIZES:
-        lay = layout(sample, size)
+        lay = layout(as_view(sample), size)
         lonely = next(s["seat"] for s in sample["seats"] if s["one_tile"])
         boxes = [pygame.Rect(t.box) for t in panel_texts(lay, lonely)]
         assert len(boxes) >= 3
@@ -303,7 +305,7 @@ def test_one_tile_never_runs_into_the_points(view):
 @pytest.mark.parametrize("seats", range(2, 15))
 def test_pending_discs_and_open_train_tokens_read_from_the_far_side(
         seats, size, stress_view):
-    lay = layout(stress_view(seats), size)
+    lay = layout(as_view(stress_view(seats)), size)
     least = mark_floor(size)
     assert least >= min(size) // 30
     assert lay.badges and lay.markers
@@ -331,22 +333,22 @@ def test_nobody_is_lit_when_it_is_nobodys_turn(view):
     for name in ("lobby_6", "game_over_8", "round_over_5"):
         sample = view(name)
         sample["turn"] = None
-        lay = layout(sample, (1280, 800))
+        lay = layout(as_view(sample), (1280, 800))
         assert not [ln for ln in lay.lanes if ln.turn]
         assert not [p for p in lay.panels if p.state == "turn"]
 
 
 def test_hints_say_what_the_table_will_do(view):
-    lobby = layout(view("lobby_4_empty"), (1920, 1080))
+    lobby = layout(as_view(view("lobby_4_empty")), (1920, 1080))
     assert "Double-12" in hub_words(lobby)  # the set four players are dealt
     aside = view("deal_set_aside_4")
-    words = hub_words(layout(aside, (1920, 1080)))
+    words = hub_words(layout(as_view(aside), (1920, 1080)))
     assert "put the 12-12 in the hub" in words and "Looking for" not in words
     hunt = view("deal_4")  # the engine's holder lays it: the table looks for it
-    assert "Looking for the 12-12" in hub_words(layout(hunt, (1920, 1080)))
+    assert "Looking for the 12-12" in hub_words(layout(as_view(hunt), (1920, 1080)))
     for name in ("summary_2", "summary_8", "round_over_5", "game_over_8"):
         sample = view(name)
-        words = hub_words(layout(sample, (1920, 1080)))
+        words = hub_words(layout(as_view(sample), (1920, 1080)))
         over = "Game over" if name.startswith("game") else f"Round {sample['round']} over"
         assert words.count(over) == 1, (name, words)
 
@@ -355,12 +357,12 @@ def test_a_refusal_is_said_once_where_its_seat_reads_it(view):
     sample = view("lobby_6")
     sample["rejection"] = {"seat": 2, "message": {"id": "rules.no_match",
                                                   "args": {"end": 6, "train": "0"}}}
-    lay = layout(sample, (1280, 800))
+    lay = layout(as_view(sample), (1280, 800))
     said = [" ".join(t.lines) for t in lay.texts]
     assert sum("doesn't match" in s for s in said) == 1
     assert "doesn't match" in " ".join(" ".join(t.lines) for t in panel_texts(lay, 2))
     sample["rejection"]["seat"] = None  # nobody to name: the hub says it
-    lay = layout(sample, (1280, 800))
+    lay = layout(as_view(sample), (1280, 800))
     assert "doesn't match" in hub_words(lay)
 
 
@@ -377,7 +379,7 @@ def test_no_panel_text_is_cut_short(seats, size, lang, view):
     sample["language"] = lang
     for seat in sample["seats"]:
         seat["language"] = lang
-    lay = layout(sample, size)
+    lay = layout(as_view(sample), size)
     cut = [t.lines for t in lay.texts if any("…" in line for line in t.lines)]
     assert not cut, f"cut short at {size}: {cut}"
     written = {" ".join(t.lines) for t in lay.texts}
@@ -390,17 +392,16 @@ def test_the_hubs_round_and_boneyard_read_in_their_readers_order(lang, view):
     """The round comes first as its reader reads (left in English, right in Persian and
     Arabic), the boneyard last, at one size: unmirrored, a Persian hub put the boneyard
     first, in larger type, run into the round as one phrase."""
-    from firmware_py.render import render
+    from roundhouse.render import render
 
     sample = view("summary_8")
     sample["turn"] = 0  # the hub upright, facing the bottom seat
     sample["seats"][0]["language"] = lang
-    lay = layout(sample, (1280, 800))
+    lay = layout(as_view(sample), (1280, 800))
     assert lay.hub_angle == 0
-    said_round = render({"id": "screen.round_of", "args": {"round": sample["round"],
-                                                           "rounds": sample["rounds"]}}, lang)
-    said_boneyard = render({"id": "screen.boneyard", "args": {"count": sample["boneyard"]}},
-                           lang)
+    said_round = render(message("screen.round_of", round=sample["round"],
+                                rounds=sample["rounds"]), lang)
+    said_boneyard = render(message("screen.boneyard", count=sample["boneyard"]), lang)
     (rnd,) = [t for t in lay.texts if t.lines == (said_round,)]
     (bone,) = [t for t in lay.texts if t.lines == (said_boneyard,)]
     assert rnd.size == bone.size
@@ -415,19 +416,19 @@ def test_an_unnamed_seat_is_called_a_seat_in_its_readers_language(lang, view):
     """The configuration calls a seat it names nobody "Seat 5"; a Telugu lobby wrote that
     English on its panel and the wall."""
     from display import wall_layout
-    from firmware_py.render import render
+    from roundhouse.render import render
 
     sample = view("lobby_6")
     assert sample["seats"][4]["name"] == "Seat 5"
     sample["language"] = sample["wall_language"] = lang
     for seat in sample["seats"]:
         seat["language"] = lang
-    said = render({"id": "seat.numbered", "args": {"number": 5}}, lang)
-    panels = " ".join(line for t in layout(sample, (1280, 800)).texts for line in t.lines)
+    said = render(message("seat.numbered", number=5), lang)
+    panels = " ".join(line for t in layout(as_view(sample), (1280, 800)).texts for line in t.lines)
     assert "Seat 5" not in panels
     assert said[:1].upper() + said[1:] in panels
     sample["phase"] = "play"  # the wall names every seat on its board
-    wall = " ".join(line for t in wall_layout.layout(sample, (1280, 800)).texts
+    wall = " ".join(line for t in wall_layout.layout(as_view(sample), (1280, 800)).texts
                     for line in t.lines)
     assert "Seat 5" not in wall and said[:1].upper() + said[1:] in wall
 
@@ -444,5 +445,6 @@ def test_no_sample_screen_cuts_its_words(name, lang, view):
     for seat in sample["seats"]:
         seat["language"] = lang
     for size in ((1920, 1080), (1280, 800), (1280, 720)):
-        cut = [t.lines for t in layout(sample, size).texts if any("…" in ln for ln in t.lines)]
+        texts = layout(as_view(sample), size).texts
+        cut = [t.lines for t in texts if any("…" in ln for ln in t.lines)]
         assert not cut, f"cut short at {size}: {cut}"

@@ -11,7 +11,7 @@ import pytest
 
 from display import shaping, text
 from display.shaping import DEFAULT, DEJAVU, TELUGU
-from firmware_py import catalogues
+from roundhouse import catalogues
 
 WHITE = (255, 255, 255)
 

@@ -4,10 +4,12 @@ summary and the end, tile counts and "one tile!", the prompt at every table size
 
 import pygame
 import pytest
+from sample_views import as_view
 
 from display import text, theme, wall_screen
 from display.wall_layout import layout
-from firmware_py.render import render
+from roundhouse.message import Message
+from roundhouse.render import render
 
 SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
 
@@ -29,7 +31,7 @@ def row_texts(lay, sample, seat: int) -> list[str]:
 @pytest.mark.parametrize("seats", [2, 8, 14])
 def test_every_round_played_stays_on_the_wall(phase, seats, view):
     sample = view(f"{phase}_{seats}")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     for seat in range(seats):
         row = row_texts(lay, sample, seat)
         scores = [str(r[seat]) for r in sample["scores"]]
@@ -42,7 +44,7 @@ def test_every_round_played_stays_on_the_wall(phase, seats, view):
 @pytest.mark.parametrize("seats", [2, 8, 14])
 def test_the_round_fills_in_as_seats_show_their_tiles_and_says_who_went_out(seats, view):
     sample = view(f"reveal_{seats}")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     out = sample["seats"][sample["went_out"]]["name"]
     assert said(lay)[0] == f"Round {sample['round']} over: {out} went out"
     played = len(sample["scores"])
@@ -59,13 +61,13 @@ def test_the_round_fills_in_as_seats_show_their_tiles_and_says_who_went_out(seat
 def test_a_blocked_round_says_so(view):
     sample = view("reveal_8")
     sample["went_out"] = None
-    assert said(layout(sample, (1280, 800)))[0] == f"Round {sample['round']} over: blocked"
+    assert said(layout(as_view(sample), (1280, 800)))[0] == f"Round {sample['round']} over: blocked"
 
 
 @pytest.mark.parametrize("seats", [2, 8, 14])
 def test_game_over_ranks_the_players_with_every_rounds_scores(seats, view):
     sample = view(f"game_over_{seats}")
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     names = [s["name"] for s in sample["seats"]]
     shown = [line for line in said(lay) if line in names]
     assert shown == [names[s] for s in sample["ranking"]]
@@ -80,7 +82,7 @@ def test_game_over_ranks_the_players_with_every_rounds_scores(seats, view):
                                   "game_over_8", "game_over_14"])
 def test_the_chart_draws_each_running_total_in_the_seat_colours(name, size, view):
     sample = view(name)
-    lay = layout(sample, size)
+    lay = layout(as_view(sample), size)
     chart = lay.chart
     assert chart is not None
     assert [s.colour for s in chart.series] == [theme.seat_colour(i) for i in
@@ -106,14 +108,14 @@ def test_the_chart_draws_each_running_total_in_the_seat_colours(name, size, view
 
 @pytest.mark.parametrize("name", ["play_8", "reveal_8", "busy_8", "lobby_6"])
 def test_no_chart_while_a_round_is_played_or_shown(name, view):
-    assert layout(view(name), (1920, 1080)).chart is None
+    assert layout(as_view(view(name)), (1920, 1080)).chart is None
 
 
 def test_the_chart_is_painted(view):
     sample = view("summary_8")
     surface = pygame.Surface((1920, 1080))
-    wall_screen.render(surface, sample)
-    chart = layout(sample, (1920, 1080)).chart
+    wall_screen.render(surface, as_view(sample))
+    chart = layout(as_view(sample), (1920, 1080)).chart
     for series in chart.series:
         x, y = series.points[-1]
         assert tuple(surface.get_at((x, y)))[:3] in {s.colour for s in chart.series}
@@ -128,7 +130,7 @@ def test_each_player_s_tiles_and_one_tile_show_during_play(seats, view):
         sample["seats"][i]["one_tile"] = True
         sample["seats"][i]["hand"] = 1
     lonely = [s["seat"] for s in sample["seats"] if s["one_tile"]]
-    lay = layout(sample, (1920, 1080))
+    lay = layout(as_view(sample), (1920, 1080))
     assert said(lay).count("ONE TILE!") == len(lonely)
     assert len([c for c in lay.cells if c.kind == "one_tile"]) == len(lonely)
     for seat in sample["seats"]:
@@ -141,8 +143,8 @@ def test_a_round_winner_stays_visible_on_the_gold_row(view):
     turn = sample["turn"]
     sample["scores"][0][turn] = 0  # the seat to act won round 1
     surface = pygame.Surface((1920, 1080))
-    wall_screen.render(surface, sample)
-    lay = layout(sample, (1920, 1080))
+    wall_screen.render(surface, as_view(sample))
+    lay = layout(as_view(sample), (1920, 1080))
     row = next(c.rect for c in lay.cells if c.kind == "turn")
     cell = next(c.rect for c in lay.cells if c.kind == "winner"
                 and pygame.Rect(row).contains(c.rect))
@@ -154,10 +156,10 @@ def test_a_round_winner_stays_visible_on_the_gold_row(view):
 @pytest.mark.parametrize("seats", range(2, 15))
 def test_the_prompt_stays_readable_up_to_fourteen_seats(seats, size, view):
     sample = view(f"play_{seats}")
-    lay = layout(sample, size)
+    lay = layout(as_view(sample), size)
     names = [s["name"] for s in sample["seats"]]
     assert lay.prompt is not None
-    assert " ".join(lay.prompt.lines) == render(sample["prompt"], "en", names)
+    assert " ".join(lay.prompt.lines) == render(Message.from_json(sample["prompt"]), "en", names)
     assert lay.prompt.size >= max(14, size[1] // 40)
     assert text.fits(lay.prompt)
 
@@ -165,10 +167,10 @@ def test_the_prompt_stays_readable_up_to_fourteen_seats(seats, size, view):
 def test_the_wall_s_new_words_are_in_the_wall_s_language(view):
     sample = view("reveal_8")
     sample["wall_language"] = "lt"
-    words = said(layout(sample, (1920, 1080)))
+    words = said(layout(as_view(sample), (1920, 1080)))
     out = sample["seats"][sample["went_out"]]["name"]
     assert words[0] == f"Ratas {sample['round']} baigtas: {out} išėjo"
     assert "Kauliukai" in words
     summary = view("summary_8")
     summary["wall_language"] = "lt"
-    assert "Sumos po kiekvieno rato" in said(layout(summary, (1920, 1080)))
+    assert "Sumos po kiekvieno rato" in said(layout(as_view(summary), (1920, 1080)))

@@ -5,6 +5,7 @@ and "Place" headings of a Persian wall ran together as one phrase."""
 import copy
 
 import pytest
+from sample_views import as_view
 
 from display import text, wall_layout
 
@@ -53,6 +54,6 @@ def crowded(items: list[text.Text]) -> list[str]:
 @pytest.mark.parametrize("seats", (2, 8, 14))
 @pytest.mark.parametrize("phase", PHASES)
 def test_wall_texts_on_one_line_stand_apart(phase, seats, lang, size, view):
-    lay = wall_layout.layout(in_language(view(f"{phase}_{seats}"), lang), size)
+    lay = wall_layout.layout(as_view(in_language(view(f"{phase}_{seats}"), lang)), size)
     faults = crowded(list(lay.texts))
     assert not faults, faults[:5]

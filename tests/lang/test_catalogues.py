@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from firmware_py import catalogues, render
-from firmware_py.messages import message
+from roundhouse import catalogues, render
+from roundhouse.messages import message
 
 LANGUAGES = ("ar", "el", "en", "fa", "lt", "te")
 
@@ -50,7 +50,7 @@ def test_the_installed_catalogue_is_compiled_from_its_po(lang: str):
     mo = path.with_suffix(".mo")
     assert mo.is_file(), f"{mo} is missing: `pip install -e .` compiles the catalogues"
     assert mo.read_bytes() == catalogues.compiled(path), (
-        f"{path.with_suffix('.mo')} is out of date: run `python -m firmware_py.catalogues "
+        f"{path.with_suffix('.mo')} is out of date: run `python -m roundhouse.catalogues "
         "compile` (installing the package does it too)"
     )
 

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_py.messages import TEMPLATES, message
-from firmware_py.render import languages, render
-from firmware_py.rules.refusals import is_seat, is_train
+from roundhouse.message import is_seat, is_train
+from roundhouse.messages import TEMPLATES, message
+from roundhouse.render import languages, render
 
 NAMES = ["Ali", "Ελένη", "Gintarė", "వెంకట"]
 PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
@@ -55,5 +55,5 @@ def test_every_message_says_its_arguments_in_every_language(message_id: str, dat
             assert NAMES[2] in said, (lang, said)
         if "tile" in names:
             assert "12-7" in said, (lang, said)
-        if "text" in names or ("pad" in names and args["pad"]["id"] == "pad.named"):
+        if "text" in names or ("pad" in names and args["pad"].id == "pad.named"):
             assert "Zoë" in said, (lang, said)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_py.messages import message
-from firmware_py.render import render
 from firmware_py.rules import IllegalMove, Options, Pass, apply, deal, new_game
+from roundhouse.messages import Message, message
+from roundhouse.render import render
 
 NAMES = ["Ana", "Bo", "Cy"]
 
@@ -45,9 +45,10 @@ def test_an_unknown_message_id_is_refused_where_it_is_made():
 
 def test_a_message_from_a_service_of_another_version_is_shown_not_a_crash():
     # A screen left running across an upgrade may get ids and arguments it never knew.
-    assert render({"id": "prompt.from_the_future", "args": {"seat": 0}}, "fa", NAMES) == (
-        "prompt.from_the_future")
-    assert render({"id": "prompt.satisfy", "args": {"seat": 2}}, "en", NAMES) == (
+    future = Message.from_json({"id": "prompt.from_the_future", "args": {"seat": 0}})
+    assert render(future, "fa", NAMES) == "prompt.from_the_future"
+    older = Message.from_json({"id": "prompt.satisfy", "args": {"seat": 2}})
+    assert render(older, "en", NAMES) == (
         "Cy: satisfy the {tile} on {train}")
 
 
@@ -60,7 +61,7 @@ def test_an_engine_refusal_is_a_message_and_an_english_sentence():
         apply(state, Pass((seat + 1) % 3))
     err = caught.value
     assert err.code == "not_your_turn"
-    assert err.message == {"id": "rules.not_your_turn", "args": {"seat": seat}}
+    assert err.message.to_json() == {"id": "rules.not_your_turn", "args": {"seat": seat}}
     assert str(err) == f"It's seat {seat}'s turn."
     # The screens say the same message with the players' names.
     assert render(err.message, "en", NAMES) == f"It's {NAMES[seat]}'s turn."
@@ -69,7 +70,7 @@ def test_an_engine_refusal_is_a_message_and_an_english_sentence():
 def test_every_refusal_code_is_documented():
     from pathlib import Path
 
-    from firmware_py.rules.refusals import REFUSALS
+    from roundhouse.refusals import REFUSALS
 
     docs = (Path(__file__).parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
     for message_id, refusal in REFUSALS.items():

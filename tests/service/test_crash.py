@@ -98,7 +98,8 @@ def _replay(config: Any) -> tuple[dict[str, Any], Any]:
     registry = TagRegistry(config.database)
     try:
         games = journal.games()
-        return Table(config, journal, registry.lookup).view(), games[-1] if games else None
+        view = Table(config, journal, registry.lookup).view().to_json()
+        return view, games[-1] if games else None
     finally:
         registry.close()
         journal.close()

@@ -26,6 +26,7 @@ from hardware.events import (
     TagPlaced,
     TagRemoved,
 )
+from roundhouse.view import View
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "roundhouse.service"
@@ -56,6 +57,15 @@ class ViewReader:
         self.sock.close()
 
 
+SAMPLE = View.from_json(json.loads((ROOT / "tests" / "views" / "play_4.json").read_text()))
+
+
+def sample(**fields) -> View:
+    """A view to publish, numbered by its round (`n`), `padding` making it large."""
+    n, padding = fields.get("n", 0), fields.get("padding", "")
+    return dataclasses.replace(SAMPLE, round=n, preset=SAMPLE.preset + padding)
+
+
 @pytest.fixture
 def publisher(tmp_path):
     pub = ViewPublisher(tmp_path / "run" / "view.sock")
@@ -65,24 +75,26 @@ def publisher(tmp_path):
 
 
 def test_a_new_screen_gets_the_latest_view_then_every_new_one(publisher):
-    publisher.publish({"phase": "lobby", "turn": None})
-    publisher.publish({"phase": "play", "turn": 0})
+    publisher.publish(sample(n=1))
+    publisher.publish(sample(n=2))
     screen = ViewReader(publisher.path)
-    assert screen.next() == {"phase": "play", "turn": 0, "seq": 2}
-    assert publisher.publish({"phase": "play", "turn": 1}) == 3
-    assert screen.next() == {"phase": "play", "turn": 1, "seq": 3}
+    first = screen.next()
+    assert (first["round"], first["seq"]) == (2, 2)
+    assert first == sample(n=2).to_json() | {"seq": 2}
+    assert publisher.publish(sample(n=3)) == 3
+    assert screen.next()["seq"] == 3
     screen.close()
 
 
 def test_every_screen_that_keeps_up_sees_every_view(publisher):
-    publisher.publish({"turn": 0})
+    publisher.publish(sample(n=0))
     screens = [ViewReader(publisher.path) for _ in range(5)]
     for screen in screens:
-        assert screen.next() == {"turn": 0, "seq": 1}
-    for turn in range(1, 40):
-        publisher.publish({"turn": turn})
+        assert screen.next()["seq"] == 1
+    for n in range(1, 40):
+        publisher.publish(sample(n=n))
     for screen in screens:
-        assert [v["turn"] for v in screen.until(40)] == list(range(1, 40))
+        assert [v["round"] for v in screen.until(40)] == list(range(1, 40))
         screen.close()
 
 
@@ -92,9 +104,9 @@ def test_a_stalled_screen_skips_to_the_latest_view(publisher):
     padding = "x" * 20_000
     # Far more than the socket buffers hold: publish must never wait for the screen.
     for n in range(1, 401):
-        publisher.publish({"n": n, "padding": padding})
-        assert live.next()["n"] == n
-    seen = [v["n"] for v in stalled.until(400)]
+        publisher.publish(sample(n=n, padding=padding))
+        assert live.next()["round"] == n
+    seen = [v["round"] for v in stalled.until(400)]
     assert seen[-1] == 400
     assert seen == sorted(seen)
     assert len(seen) < 400
@@ -110,8 +122,8 @@ def test_a_screen_that_hangs_up_does_not_disturb_the_others(publisher):
     rude.sendall(b"hello table\n")
     staying = ViewReader(publisher.path)
     for n in range(50):
-        publisher.publish({"n": n})
-    assert staying.until(50)[-1]["n"] == 49
+        publisher.publish(sample(n=n))
+    assert staying.until(50)[-1]["round"] == 49
     rude.close()
     staying.close()
 
@@ -123,9 +135,9 @@ def test_a_socket_left_by_a_killed_service_is_replaced(tmp_path):
     leftover.close()
     pub = ViewPublisher(path)
     pub.start()
-    pub.publish({"ok": True})
+    pub.publish(sample(n=7))
     screen = ViewReader(path)
-    assert screen.next()["ok"] is True
+    assert screen.next()["round"] == 7
     screen.close()
     pub.close()
     assert not path.exists()
@@ -135,8 +147,8 @@ def test_a_second_service_does_not_steal_the_screens(publisher):
     screen = ViewReader(publisher.path)
     with pytest.raises(ServiceError, match="another service is serving views there"):
         ViewPublisher(publisher.path).start()
-    publisher.publish({"still": "here"})
-    assert screen.next()["still"] == "here"
+    publisher.publish(sample(n=8))
+    assert screen.next()["round"] == 8
     screen.close()
 
 

@@ -37,14 +37,16 @@ from test_daemon import (
 from firmware_py.daemon import MAX_SCREENS, Service, ViewPublisher
 from firmware_py.journal import Journal, JournalError
 from firmware_py.notify import Notifier
-from firmware_py.render import render
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
+from roundhouse.message import Message
+from roundhouse.render import render
+from roundhouse.view import View, load_view
 
 FULL = "The table's disk is full: nothing was lost. Free some space."
 
 
 def said(rejection: dict[str, Any]) -> str:
-    return render(rejection["message"], "en")
+    return render(Message.from_json(rejection["message"]), "en")
 
 
 def hold(service: Service, seat: int, button: Button = Button.DRAW) -> None:
@@ -102,7 +104,7 @@ def test_a_full_disk_refuses_inputs_on_screen_and_the_game_goes_on_once_freed(
         # What the screens showed is what the journal kept, refused inputs not in it.
         again = Service(config, attach_hardware=False)
         again.start()
-        assert public(again.table.view()) == public(led)
+        assert public(again.table.view().to_json()) == public(led)
         assert len(again.journal.entries(1)) == 1  # the one press the disk took
         again.stop()
 
@@ -155,10 +157,10 @@ def play_on_a_journal_made_read_only(folder: Path, wait: float = 30) -> list[lis
 
     def shown(wanted: Any, wait: float = wait) -> list[Any]:
         deadline = time.monotonic() + wait
-        view = service.table.view()
+        view = service.table.view().to_json()
         while not wanted(view) and time.monotonic() < deadline:
             time.sleep(0.02)
-            view = service.table.view()
+            view = service.table.view().to_json()
         return [view["phase"], view["rejection"] and said(view["rejection"])]
 
     shows: list[list[Any]] = []
@@ -362,28 +364,34 @@ def test_only_a_damaged_journal_is_moved_aside_and_never_a_device(tmp_path):
 # --- too many screens ----------------------------------------------------------------------
 
 
+def numbered(n: int) -> View:
+    """A view told apart by its round."""
+    sample = load_view(Path(__file__).parents[1] / "views" / "play_4.json")
+    return dataclasses.replace(sample, round=n)
+
+
 def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_path):
     publisher = ViewPublisher(tmp_path / "view.sock")
     publisher.start()
-    publisher.publish({"n": 0})
+    publisher.publish(numbered(0))
     screens = [ViewReader(publisher.path) for _ in range(MAX_SCREENS)]  # at once
     for screen in screens:
-        assert screen.next()["n"] == 0
+        assert screen.next()["round"] == 0
     extra = ViewReader(publisher.path)
     refusal = extra.next()
     assert refusal == {"refused": f"this table already serves {MAX_SCREENS} screens: "
                                   "close one and connect again"}
     assert extra.file.readline() == b""  # and closed
     extra.close()
-    publisher.publish({"n": 1})
+    publisher.publish(numbered(1))
     for screen in screens:
-        assert screen.next()["n"] == 1
+        assert screen.next()["round"] == 1
     screens.pop().close()
     deadline = time.monotonic() + 10
     while publisher.screens == MAX_SCREENS and time.monotonic() < deadline:
         time.sleep(0.01)
     late = ViewReader(publisher.path)
-    assert late.next()["n"] == 1
+    assert late.next()["round"] == 1
     for screen in [*screens, late]:
         screen.close()
     publisher.close()
@@ -392,13 +400,12 @@ def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_
 def test_a_refused_screen_says_why_and_is_served_once_a_place_frees(tmp_path, monkeypatch,
                                                                     capsys):
     import firmware_py.daemon
-    from display.feed import ViewFeed
+    from roundhouse.feed import ViewFeed
 
     monkeypatch.setattr(firmware_py.daemon, "MAX_SCREENS", 2)
     publisher = ViewPublisher(tmp_path / "view.sock")
     publisher.start()
-    publisher.publish(json.loads((Path(__file__).parents[1] / "views" / "play_4.json")
-                                 .read_text()))
+    publisher.publish(numbered(4))
     screens = [ViewReader(publisher.path) for _ in range(2)]
     for screen in screens:
         screen.next()
@@ -413,7 +420,7 @@ def test_a_refused_screen_says_why_and_is_served_once_a_place_frees(tmp_path, mo
     while view is None:
         view = feed.poll(0.05)
         assert time.monotonic() < deadline + 10
-    assert view["phase"] == "play"
+    assert view.phase == "play"
     feed.close()
     for screen in screens:
         screen.close()

@@ -13,7 +13,6 @@ import pytest
 from firmware_py.bots import Bot, make_bot
 from firmware_py.config import Config, ReaderConfig, SeatConfig, example_config, load_config
 from firmware_py.journal import Journal
-from firmware_py.render import render
 from firmware_py.table import Table
 from hardware.events import (
     Button,
@@ -24,6 +23,8 @@ from hardware.events import (
     TagPlaced,
     TagRemoved,
 )
+from roundhouse.message import Message
+from roundhouse.render import render
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal")
 
@@ -36,12 +37,15 @@ def spoken(view: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     rejection's `text` and each alert's text, with the seats' names."""
     names = [seat["name"] for seat in view["seats"]]
     out = dict(view)
-    out["prompt"] = render(view["prompt"], lang, names) if view["prompt"] else None
+    prompt = view["prompt"]
+    out["prompt"] = render(Message.from_json(prompt), lang, names) if prompt else None
     rejection = view["rejection"]
     if rejection is not None:
         out["rejection"] = {"seat": rejection["seat"],
-                            "text": render(rejection["message"], lang, names)}
-    out["alerts"] = [render(alert["message"], lang, names) for alert in view["alerts"]]
+                            "text": render(Message.from_json(rejection["message"]), lang, names)}
+    out["alerts"] = [
+        render(Message.from_json(alert["message"]), lang, names) for alert in view["alerts"]
+    ]
     return out
 
 
@@ -121,19 +125,19 @@ class Rig:
     def press(self, seat: int, button: Button = Button.DRAW) -> dict[str, Any]:
         self.send(ButtonPressed(seat, button))
         self.send(ButtonReleased(seat, button))
-        return spoken(self.table.view())
+        return spoken(self.table.view().to_json())
 
     def hold(self, seat: int, button: Button = Button.DRAW) -> dict[str, Any]:
         self.send(ButtonPressed(seat, button))
         self.send(ButtonHeld(seat, button))
         self.send(ButtonReleased(seat, button))
-        return spoken(self.table.view())
+        return spoken(self.table.view().to_json())
 
     def tap(self, pad: str | int, tile: str) -> dict[str, Any]:
         uid = tile if tile[0] in "TMC" else f"T{tile}"
         self.send(TagPlaced(str(pad), uid))
         self.send(TagRemoved(str(pad), uid))
-        return spoken(self.table.view())
+        return spoken(self.table.view().to_json())
 
     def card(self, name: str) -> dict[str, Any]:
         return self.tap("mexican", f"C{name}")
@@ -149,7 +153,7 @@ class Rig:
 
     @property
     def view(self) -> dict[str, Any]:
-        return spoken(self.table.view())
+        return spoken(self.table.view().to_json())
 
     def entries(self) -> list[dict[str, Any]]:
         opened = self.journal.open_game()

@@ -108,7 +108,8 @@ def test_holding_pass_reaches_back_over_the_end_of_a_round(rig_factory):
     assert view["phase"] == "play" and view["turn"] == 0
     assert view["trains"][0]["tiles"][-1] == "6-7"
     assert view["seats"][0]["hand"] == 1 and view["alerts"] == ["Ana has one tile left"]
-    assert rig.entries()[-1] == {"t": "undo"}
+    # The undo names who held PASS, so a replay checks it as the table did.
+    assert rig.entries()[-1] == {"t": "undo", "by": 0}
 
 
 LAY = "lay your train, then PASS (or DRAW if you cannot start it)"  # tournament's first turn
@@ -330,7 +331,7 @@ def test_the_seat_whose_tap_starts_the_round_can_take_it_back(rig_factory):
     assert view["rejection"]["text"] == "Ana has nothing to undo: the last move was not yours."
     view = rig.hold(3, Button.PASS)
     assert view["phase"] == "deal" and [s["hand"] for s in view["seats"]] == [12, 12, 12, 11]
-    assert rig.entries()[-1] == {"t": "undo"}
+    assert rig.entries()[-1] == {"t": "undo", "by": 3}
 
 
 def test_the_holder_who_taps_the_engine_can_take_it_back(rig_factory):
@@ -396,7 +397,7 @@ def test_a_reader_going_offline_mid_turn_leaves_reminders_at_the_changes(rig_fac
     assert view["seats"][2]["marker_sensed"] is None and view["alerts"] == [offline]
     assert {"pad": "2", "online": False, "reason": "unplugged"} in view["readers"]
     # The alert belongs to the seat whose pad it is: its panel shows it.
-    assert rig.table.view()["alerts"][0]["seat"] == 2
+    assert rig.table.view().to_json()["alerts"][0]["seat"] == 2
     view = rig.tap(1, "5-2")
     assert view["turn"] == 2 and view["alerts"] == [offline]
     view = rig.tap(2, "12-6")  # Cy's train closes: the table reminds him without seeing

@@ -150,7 +150,7 @@ def test_holding_pass_undoes_only_your_own_last_move(rig_factory):
     assert "Di has nothing to undo" in view["rejection"]["text"]
     view = rig.hold(1, Button.PASS)  # Bo's PASS is undone: his turn again
     assert view["turn"] == 1 and train(view, 1)["tiles"] == ["12-5"]
-    assert rig.entries()[-1] == {"t": "undo"}
+    assert rig.entries()[-1] == {"t": "undo", "by": 1}
     # Holding PASS never also acts as a plain PASS.
     assert [e["t"] for e in rig.entries()] == ["action", "action", "undo"]
 
@@ -178,11 +178,11 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
     view = rig.view
     json.dumps(view)
     assert set(view) == {
-        "version", "language", "wall_language", "phase", "preset", "options", "hand_mode",
+        "version", "seq", "language", "wall_language", "phase", "preset", "options", "hand_mode",
         "set", "round", "rounds",
         "engine", "engine_laid", "turn", "seats", "trains", "pending_doubles", "boneyard",
         "prompt", "rejection", "alerts", "scores", "round_engines", "totals", "ranking",
-        "readers", "last_play", "revealed", "went_out",
+        "readers", "last_play", "revealed", "went_out", "stage",
     }
     assert all(isinstance(s["hand"], int) for s in view["seats"])
     assert view["options"] == {

@@ -10,9 +10,9 @@ import threading
 import pytest
 
 from firmware_py.journal import Journal
+from firmware_py.journal_commands import record_from_entries
 from firmware_py.record import parse_record, replay
 from firmware_py.simtable import simulate
-from firmware_py.table import record_from_entries
 
 
 class ViewClient(threading.Thread):

@@ -1,49 +1,15 @@
-"""Everything the table says, as message ids with their English templates.
-
-A message is data until a screen draws it: `{"id": "<id>", "args": {...}}` (docs/view.md,
-"Messages"). The table builds them with `message(id, **args)`; `firmware_py.render`
-says them in a language. The engine's own refusals live in `firmware_py.rules.refusals`,
-because the engine imports nothing from the rest of the project.
-
-`say(...)` and `say_n(...)` are written as calls so that Babel's extraction (babel.cfg)
-finds every template, with its id as gettext context.
+"""Everything the table says outside the rules engine, as message ids with their English
+templates (the engine's refusals are `roundhouse.refusals`; importing this module
+registers both). `message(id, **args)` makes one (`roundhouse.message`);
+`roundhouse.render` says it in a language.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from roundhouse import refusals as _refusals  # noqa: F401  (registers the engine's templates)
+from roundhouse.message import TEMPLATES, Message, message, say, say_n
 
-from firmware_py.rules.refusals import REFUSALS
-
-Message = dict[str, Any]
-
-
-class Template(NamedTuple):
-    singular: str
-    plural: str | None
-
-
-TEMPLATES: dict[str, Template] = {
-    key: Template(entry.singular, entry.plural) for key, entry in REFUSALS.items()
-}
-
-
-def say(message_id: str, template: str) -> str:
-    TEMPLATES[message_id] = Template(template, None)
-    return message_id
-
-
-def say_n(message_id: str, singular: str, plural: str) -> str:
-    TEMPLATES[message_id] = Template(singular, plural)
-    return message_id
-
-
-def message(message_id: str, **args: Any) -> Message:
-    """A message of the public view; its id must be one of `TEMPLATES`."""
-    if message_id not in TEMPLATES:
-        raise KeyError(f"no message {message_id!r}")
-    return {"id": message_id, "args": args}
-
+__all__ = ["TEMPLATES", "Message", "message"]
 
 # --- about a language itself (each catalogue answers them) ----------------------------
 LANGUAGE_NAME = say("language.name", "English")
@@ -148,7 +114,7 @@ WAIT_SUMMARY = say("wait.summary", "The round is over: hold DRAW for the next ro
 WAIT_OVER = say("wait.over", "The game is over.")
 WAIT_PLAY = say("wait.play", "Play goes on.")
 
-# --- refusals of the table (the engine's are in firmware_py.rules.refusals) -----------
+# --- refusals of the table (the engine's are in roundhouse.refusals) -----------
 NOT_AT_TABLE = say("refuse.not_at_table", "Seat {number} is not part of this table.")
 OVER_HOLD_DRAW = say(
     "refuse.over_hold_draw", "The game is over: hold DRAW for a new game with the same seats."

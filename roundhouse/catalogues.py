@@ -1,14 +1,14 @@
 """The gettext catalogues: extract the templates, update each language, compile, check.
 
-    python -m firmware_py.catalogues update    # after changing a message's template
-    python -m firmware_py.catalogues compile   # .po -> .mo (installing does it too)
-    python -m firmware_py.catalogues check     # what the tests check, as a list
+    python -m roundhouse.catalogues update    # after changing a message's template
+    python -m roundhouse.catalogues compile   # .po -> .mo (installing does it too)
+    python -m roundhouse.catalogues check     # what the tests check, as a list
 
-Babel does the work: it extracts every `say`/`say_n` call of `firmware_py/messages.py`
-and every `refusal`/`refusal_n` call of `firmware_py/rules/refusals.py` (the message id
+Babel does the work: it extracts every `say`/`say_n` call of `roundhouse/messages.py`
+and every `refusal`/`refusal_n` call of `roundhouse/refusals.py` (the message id
 is the gettext context, the English template the msgid) into
-`firmware_py/locale/roundhouse.pot`, merges that into each `<lang>.po`, and compiles
-each `.po` to the `.mo` that `firmware_py.render` reads with the standard library.
+`roundhouse/locale/roundhouse.pot`, merges that into each `<lang>.po`, and compiles
+each `.po` to the `.mo` that `roundhouse.render` reads with the standard library.
 Installing the package compiles them too (setup.py), so a fresh checkout needs nothing
 run by hand. docs/languages.md tells how to add a language.
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 PACKAGE = Path(__file__).resolve().parent
 LOCALE_DIR = PACKAGE / "locale"
 TEMPLATE = LOCALE_DIR / "roundhouse.pot"
-SOURCES = (PACKAGE / "messages.py", PACKAGE / "rules" / "refusals.py")
+SOURCES = (PACKAGE / "messages.py", PACKAGE / "refusals.py")
 # The calls that hold templates: (context argument, message argument[, plural argument]).
 KEYWORDS = {
     "say": ((1, "c"), 2),
@@ -116,7 +116,7 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
     template = extract()
     wanted = {_key(m.id, m.context): m for m in template if m.id}
     if locale_dir == LOCALE_DIR and _messages(read(TEMPLATE)) != _messages(template):
-        yield f"{TEMPLATE.name}: out of date (run `python -m firmware_py.catalogues update`)"
+        yield f"{TEMPLATE.name}: out of date (run `python -m roundhouse.catalogues update`)"
     for path in po_files(locale_dir):
         catalog = read(path)
         name = path.name
@@ -127,7 +127,7 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
             have = found.get(key)
             context = key[0]
             if have is None:
-                yield f"{name}: {context}: missing (run `python -m firmware_py.catalogues update`)"
+                yield f"{name}: {context}: missing (run `python -m roundhouse.catalogues update`)"
                 continue
             raw = have.string
             strings = [str(x or "") for x in (raw if isinstance(raw, tuple | list) else [raw])]
@@ -156,7 +156,7 @@ def _ids(message_id: object) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m firmware_py.catalogues",
+    parser = argparse.ArgumentParser(prog="python -m roundhouse.catalogues",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("update", "compile", "check"))
     args = parser.parse_args(argv)

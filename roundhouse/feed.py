@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from display.views import View, ViewError, parse_view
+from roundhouse.view import View, ViewError, parse_view
 
 READ_SIZE = 65536
 

@@ -1,40 +1,27 @@
-"""Every refusal the engine can give: a message id, the stable code of its kind, and its
-English template.
+"""Every refusal the rules engine can give: a message id, the stable code of its kind, and
+its English template.
 
 An `IllegalMove` carries its message id and arguments, so a screen can say it in any
-language (`firmware_py.messages.render`); its `str()` is the English sentence made here,
-with seats as "seat N". The argument names follow docs/view.md ("Messages"): `seat` and
-`*_seat` are seats, `tile` and `*_tile` tiles, `train` a train, `n` a count that chooses
-the plural form; other whole numbers are plain numbers. The codes are documented in
-docs/engine.md; several messages may share one code when they refuse the same thing.
-
-`refusal(...)` and `refusal_n(...)` are written as calls so that Babel's extraction
-(babel.cfg) finds every template with its message id as gettext context.
+language (`roundhouse.render`); its `str()` is the English sentence, with seats as
+"seat N". The argument names follow docs/view.md ("Messages"). The codes are documented
+in docs/engine.md; several messages may share one code when they refuse the same thing.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from roundhouse.message import TEMPLATES, Template
 
-MEXICAN_ID = "mexican"
-
-
-class Refusal(NamedTuple):
-    code: str
-    singular: str
-    plural: str | None
-
-
-REFUSALS: dict[str, Refusal] = {}
+# The engine's templates: each is one of TEMPLATES too.
+REFUSALS: dict[str, Template] = {}
 
 
 def refusal(message_id: str, code: str, template: str) -> str:
-    REFUSALS[message_id] = Refusal(code, template, None)
+    TEMPLATES[message_id] = REFUSALS[message_id] = Template(template, None, code)
     return message_id
 
 
 def refusal_n(message_id: str, code: str, singular: str, plural: str) -> str:
-    REFUSALS[message_id] = Refusal(code, singular, plural)
+    TEMPLATES[message_id] = REFUSALS[message_id] = Template(singular, plural, code)
     return message_id
 
 
@@ -174,30 +161,3 @@ REVEALED_BY_OTHER = refusal(
 )
 ROUND_NOT_OVER = refusal("rules.round_not_over", "round_not_over", "The round isn't over yet.")
 
-
-def is_seat(name: str) -> bool:
-    return name == "seat" or name.endswith("_seat")
-
-
-def is_train(name: str) -> bool:
-    return name == "train" or name.endswith("_train")
-
-
-def english(message_id: str, args: dict[str, object]) -> str:
-    """The English sentence of a refusal, seats and trains by number."""
-    entry = REFUSALS[message_id]
-    template = entry.singular
-    if entry.plural is not None and args.get("n") != 1:
-        template = entry.plural
-    shown: dict[str, object] = {}
-    for name, value in args.items():
-        if is_seat(name):
-            shown[name] = f"seat {value}"
-        elif is_train(name):
-            shown[name] = (
-                "the Mexican train" if str(value) == MEXICAN_ID else f"seat {value}'s train"
-            )
-        else:
-            shown[name] = value
-    text = template.format(**shown)
-    return text[:1].upper() + text[1:]

@@ -2,40 +2,42 @@
 
 `Game` holds what stays fixed during one game (rules, hand mode, seats); a `Moment` is
 the whole game at one point: the engine's state plus what the table waits for (who
-leads, the deal, the hunt for the engine, a drawn tile, leftover tiles, the summary).
-`Game.advance(moment, entry)` is the only way from one moment to the next; the entry is
-what the journal keeps, one JSON object per accepted input, in order:
-
-- `{"t": "action", "action": MOVE}`: a move of the game record (play, draw, pass, reveal);
-- `{"t": "lead", "seat": S}`: seat S leads the round being set up;
-- `{"t": "dealt", "seat": S, "tile": "A-B"}`: tracked hands, S took that tile in the deal;
-- `{"t": "drawing", "seat": S}`: tracked hands, S pressed DRAW and owes the drawn tile;
-- `{"t": "shown", "seat": S, "tile": "A-B"}`: open hands, S tapped a leftover tile
-  (tapping it again takes it back);
-- `{"t": "next"}`: the round summary was dismissed;
-- `{"t": "hunt", "seat": S}`: open hands under `engine: holder`, S drew for the engine;
-- `{"t": "holder", "seat": S}`: S tapped the engine on its own pad: S lays it and leads;
-- `{"t": "undo"}`: the input before it is void.
+leads, the deal, the hunt for the engine, a drawn tile, leftover tiles, the summary),
+named by its `Stage`. `Game.advance(moment, entry)` is the only way from one moment to
+the next and the only place an input is checked, live and when the journal is replayed
+alike: the entries (firmware_py.entries) are what the journal keeps, and each stage
+takes only the entries `firmware_py.stages.GAME_INPUTS` gives it.
 
 Seats in entries, moves and the view during a game are the game's seats (0..players-1,
 clockwise among the seats that joined); the table's own seat numbers name the buttons
 and the pads. Starting a round (`StartRound`) is never an entry: it follows from the
 game's meta and the entries before it, so replaying the entries rebuilds every moment
-of the game. A finished game is closed in the journal: after a restart the table shows
-its final ranking again if it was played out, and the lobby if it was abandoned.
+of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from firmware_py import RoundhouseError
-from firmware_py import messages as say
-from firmware_py.messages import Message, message
-from firmware_py.render import render
+from firmware_py.entries import (
+    Act,
+    BadEntry,
+    Dealt,
+    Drawing,
+    Holder,
+    Hunt,
+    Lead,
+    Next,
+    Shown,
+    Step,
+    Undo,
+    entry_from_json,
+    entry_name,
+)
 from firmware_py.rules import (
+    Action,
     Draw,
     IllegalMove,
     Options,
@@ -46,15 +48,17 @@ from firmware_py.rules import (
     State,
     Tile,
     TrainId,
-    action_from_json,
     apply,
+    legal_actions,
     new_game,
     set_tiles,
 )
-from firmware_py.rules.refusals import BONEYARD_EMPTY
-
-if TYPE_CHECKING:
-    from firmware_py.rules import Action
+from firmware_py.stages import GAME_INPUTS, Stage
+from roundhouse import messages as say
+from roundhouse.errors import RoundhouseError
+from roundhouse.message import Message, message
+from roundhouse.refusals import BONEYARD_EMPTY
+from roundhouse.render import render
 
 
 class TableError(RoundhouseError):
@@ -65,7 +69,7 @@ class Refused(RoundhouseError):
     """An input the table does not accept now: `message` is shown to the players, and
     `str()` is its English sentence (seats by number)."""
 
-    def __init__(self, message_id: str | Message, **args: Any) -> None:
+    def __init__(self, message_id: str | Message, **args: object) -> None:
         self.message = (
             message(message_id, **args) if isinstance(message_id, str) else message_id
         )
@@ -88,17 +92,18 @@ class _Step:
 
 
 @dataclass(frozen=True, slots=True)
-class Moment:
-    """The whole game at one point: the engine state plus what the table waits for.
+class LastPlay:
+    seat: int
+    train: TrainId
+    tile: str  # as it lies on its train or branch
 
-    `stage` is "lead" (who leads the next round), "deal" (tracked hands being tapped),
-    "hunt" (open hands under `engine: holder`: finding who holds the engine), "play",
-    "reveal" (open hands: leftover tiles being tapped), "summary" (the round's scores
-    until someone holds DRAW) or "over".
-    """
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The whole game at one point: the engine state plus what the table waits for."""
 
     state: State
-    stage: str
+    stage: Stage
     starter: int | None = None  # who leads (or hunts first in) the current round
     dealt: tuple[tuple[Tile, ...], ...] = ()
     hunted: tuple[int, ...] = ()  # open-hands hunt: tiles each seat drew
@@ -106,9 +111,13 @@ class Moment:
     drawing: int | None = None
     shown: tuple[tuple[Tile, ...], ...] = ()
     engines: tuple[str, ...] = ()
-    actor: int | None = None
-    last_play: tuple[int, TrainId, str] | None = None
+    actor: int | None = None  # the seat whose input made this moment
+    last_play: LastPlay | None = None
     steps: _Step | None = None
+
+    @property
+    def last_action(self) -> Action | None:
+        return self.steps.action if self.steps is not None else None
 
     def actions(self) -> list[Action]:
         out: list[Action] = []
@@ -119,13 +128,16 @@ class Moment:
         out.reverse()
         return out
 
+    def shown_by(self, seat: int) -> tuple[Tile, ...]:
+        return self.shown[seat] if self.shown else ()
 
-def _stage_of(state: State) -> str:
+
+def _stage_of(state: State) -> Stage:
     if state.phase == "play":
-        return "play"
+        return Stage.PLAY
     if state.awaiting_reveal:
-        return "reveal"
-    return "over" if state.phase == "game_over" else "summary"
+        return Stage.REVEAL
+    return Stage.OVER if state.phase == "game_over" else Stage.SUMMARY
 
 
 class Game:
@@ -146,6 +158,10 @@ class Game:
         self.leader = leader  # the game seat that pressed DRAW first in the lobby
         self.options = Options.from_json(rules)
         self.set_size, self.hand_size = self.options.deal_for(len(self.seats))
+        self._steps: dict[type[Step], Callable[[Moment, Any], Moment]] = {
+            Act: self._act, Lead: self._lead, Dealt: self._dealt, Drawing: self._drawing,
+            Shown: self._shown, Next: self._next, Hunt: self._hunt, Holder: self._holder,
+        }
 
     @property
     def preset(self) -> str:
@@ -203,58 +219,97 @@ class Game:
     def set_tiles(self) -> tuple[Tile, ...]:
         return set_tiles(self.set_size)
 
+    def seat_of(self, table_seat: int) -> int | None:
+        """The game seat of a table seat (its buttons, its pad), None if it does not play."""
+        return self.seats.index(table_seat) if table_seat in self.seats else None
+
     # --- the reducer: (moment, entry) -> next moment ----------------------------------
 
     def opening(self) -> Moment:
-        return self._setup(Moment(state=new_game(self.options, self.players), stage="lead"))
+        return self._setup(Moment(state=new_game(self.options, self.players),
+                                  stage=Stage.LEAD))
 
-    def replay(self, entries: Sequence[Mapping[str, Any]]) -> list[Moment]:
-        """Every moment still in force after `entries` (undone ones are dropped)."""
+    def replay(self, stored: Sequence[object]) -> list[Moment]:
+        """Every moment still in force after the journal's `stored` entries (undone ones
+        are dropped); `TableError` names the first one that cannot be replayed."""
         history = [self.opening()]
-        for index, entry in enumerate(entries):
-            if entry.get("t") == "undo":
-                if len(history) > 1:
-                    history.pop()
-                continue
+        for index, obj in enumerate(stored):
             try:
-                history.append(self.advance(history[-1], entry))
-            except (RulesError, Refused, KeyError, TypeError, ValueError) as err:
+                entry = entry_from_json(obj)
+                if isinstance(entry, Undo):
+                    self.check_undo(history, entry)
+                    history.pop()
+                else:
+                    history.append(self.advance(history[-1], entry))
+            except (RulesError, Refused, BadEntry) as err:
                 raise TableError(
-                    f"journal entry {index} ({entry}) cannot be replayed: {err}"
+                    f"journal entry {index} ({obj}) cannot be replayed: {err}"
                 ) from err
         return history
 
-    def advance(self, m: Moment, entry: Mapping[str, Any]) -> Moment:
+    @staticmethod
+    def check_undo(history: Sequence[Moment], undo: Undo) -> None:
+        """Refuse an undo with nothing to take back, or of another seat's move."""
+        if len(history) < 2:
+            raise Refused(say.NOTHING_TO_UNDO)
+        if undo.by is not None and history[-1].actor != undo.by:
+            raise Refused(say.NOT_YOURS_TO_UNDO, seat=undo.by)
+
+    def advance(self, m: Moment, entry: Step) -> Moment:
         """The moment after one input; raises `Refused` or a `RulesError` otherwise."""
-        kind = entry.get("t")
-        if kind == "action":
-            return self._act(m, action_from_json(entry["action"]))
-        if kind == "next" and m.stage == "summary":
-            return self._setup(replace(m, actor=None))
-        seat = entry.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise Refused(say.UNEXPECTED, text=repr(kind))
-        if kind == "lead" and m.stage == "lead":
-            return self._deal(replace(m, actor=seat), seat)
-        if kind == "dealt" and m.stage == "deal":
-            return self._dealt(m, seat, Tile.parse(str(entry["tile"])))
-        if kind == "hunt" and m.stage == "hunt":
-            return self._hunt(m, seat)
-        if kind == "holder" and m.stage == "hunt":
-            hands = tuple(self.hand_size + k for k in m.hunted)
-            return self._start(replace(m, actor=seat), StartRound(hands, None, starter=seat))
-        if kind == "drawing" and m.stage == "play":
-            if seat != m.state.turn:
-                raise Refused(say.TURN_OF, seat=m.state.turn or 0)
-            return replace(m, drawing=seat, actor=seat)
-        if kind == "shown" and m.stage == "reveal":
-            return self._shown(m, seat, Tile.parse(str(entry["tile"])))
-        raise Refused(self.waiting_for(m))
+        takes = GAME_INPUTS[m.stage]
+        kind = type(entry)
+        if kind not in takes:
+            if isinstance(entry, Act):
+                # A move out of play says what the table waits for in the rules' words.
+                self._out_of_play(m, entry.action)
+            raise Refused(self.waiting_for(m))
+        if not isinstance(entry, Act | Next) and not 0 <= entry.seat < self.players:
+            raise Refused(say.UNEXPECTED, text=repr(entry_name(kind)))
+        after = self._steps[kind](m, entry)
+        # The stages say where each input may lead; anywhere else is a fault of ours.
+        assert after.stage in takes[kind], (m.stage, entry, after.stage)
+        return after
+
+    def _out_of_play(self, m: Moment, action: Action) -> None:
+        if isinstance(action, StartRound):
+            raise Refused(say.ROUNDS_START)
+        if isinstance(action, Reveal):
+            raise Refused(say.LEFTOVER_AT_END)
+
+    def _next(self, m: Moment, entry: Next) -> Moment:
+        return self._setup(replace(m, actor=None))
+
+    def _lead(self, m: Moment, entry: Lead) -> Moment:
+        return self._deal(replace(m, actor=entry.seat), entry.seat)
+
+    def _holder(self, m: Moment, entry: Holder) -> Moment:
+        hands = tuple(self.hand_size + k for k in m.hunted)
+        return self._start(replace(m, actor=entry.seat),
+                           StartRound(hands, None, starter=entry.seat))
+
+    def _drawing(self, m: Moment, entry: Drawing) -> Moment:
+        seat = entry.seat
+        self._check_turn(m, seat)
+        if not any(isinstance(a, Draw) for a in legal_actions(m.state)):
+            # The engine's own sentence says why drawing is not allowed now.
+            apply(m.state, Draw(seat))
+            raise Refused(say.CANNOT_DRAW, seat=seat)
+        return replace(m, drawing=seat, actor=seat)
+
+    def _check_turn(self, m: Moment, seat: int) -> None:
+        turn = m.state.turn
+        if seat != turn:
+            if turn is None:
+                raise Refused(say.NOBODYS_TURN)
+            raise Refused(say.NOT_YOUR_TURN, seat=turn)
+        if m.drawing is not None:
+            raise Refused(say.TAP_DRAWN_FIRST, seat=m.drawing)
 
     def _setup(self, m: Moment) -> Moment:
         """Prepare the next round: choose who leads, then deal."""
         base = replace(
-            m, stage="lead", dealt=(), hunted=(), hunter=None, shown=(), drawing=None,
+            m, stage=Stage.LEAD, dealt=(), hunted=(), hunter=None, shown=(), drawing=None,
             last_play=None,
         )
         if m.state.round == 0 or m.starter is None:
@@ -266,12 +321,13 @@ class Game:
     def _deal(self, m: Moment, starter: int) -> Moment:
         m = replace(m, starter=starter)
         if self.tracked:
-            return replace(m, stage="deal", dealt=((),) * self.players)
+            return replace(m, stage=Stage.DEAL, dealt=((),) * self.players)
         if not self.set_aside:
-            return replace(m, stage="hunt", hunted=(0,) * self.players, hunter=starter)
+            return replace(m, stage=Stage.HUNT, hunted=(0,) * self.players, hunter=starter)
         return self._start(m, StartRound(None, None, starter=starter))
 
-    def _dealt(self, m: Moment, seat: int, tile: Tile) -> Moment:
+    def _dealt(self, m: Moment, entry: Dealt) -> Moment:
+        seat, tile = entry.seat, entry.tile
         engine = self.next_engine(m.state)
         if tile.high > self.set_size:
             raise Refused(say.NOT_IN_SET, tile=str(tile), set=self.set_size)
@@ -294,7 +350,8 @@ class Game:
         boneyard = tuple(t for t in self.set_tiles() if t not in taken)
         return self._start(m, StartRound(dealt, boneyard, starter=m.starter))
 
-    def _hunt(self, m: Moment, seat: int) -> Moment:
+    def _hunt(self, m: Moment, entry: Hunt) -> Moment:
+        seat = entry.seat
         if seat != m.hunter:
             raise Refused(say.HUNT_TURN, seat=m.hunter or 0)
         left = len(self.set_tiles()) - self.players * self.hand_size - sum(m.hunted)
@@ -308,7 +365,13 @@ class Game:
         started = replace(m, engines=(*m.engines, str(state.engine)))
         return self._after(started, action, state)
 
-    def _shown(self, m: Moment, seat: int, tile: Tile) -> Moment:
+    def _shown(self, m: Moment, entry: Shown) -> Moment:
+        seat, tile = entry.seat, entry.tile
+        if tile.high > self.set_size:
+            raise Refused(say.NOT_IN_SET, tile=str(tile), set=self.set_size)
+        for other in range(self.players):
+            if other != seat and tile in m.shown_by(other):
+                raise Refused(say.SHOWN_BY_OTHER, tile=str(tile), other_seat=other)
         if seat not in m.state.awaiting_reveal:
             raise Refused(say.SHOWN_ALREADY, seat=seat)
         shown = list(m.shown or ((),) * self.players)
@@ -321,18 +384,21 @@ class Game:
             shown[seat] = (*hand, tile)
         return replace(m, shown=tuple(shown), actor=seat)
 
-    def _act(self, m: Moment, action: Action) -> Moment:
+    def _act(self, m: Moment, entry: Act) -> Moment:
+        action = entry.action
         if isinstance(action, StartRound):
             raise Refused(say.ROUNDS_START)
         if isinstance(action, Reveal):
-            if m.stage != "reveal":
+            if m.stage is not Stage.REVEAL:
                 raise Refused(say.LEFTOVER_AT_END)
-        elif m.stage != "play":
+        elif m.stage is not Stage.PLAY:
             raise Refused(self.waiting_for(m))
-        elif m.drawing is not None and not (
-            isinstance(action, Draw) and action.seat == m.drawing and action.tile is not None
-        ):
-            raise Refused(say.TAP_DRAWN_FIRST, seat=m.drawing)
+        elif m.drawing is not None:
+            if not (isinstance(action, Draw) and action.seat == m.drawing
+                    and action.tile is not None):
+                raise Refused(say.TAP_DRAWN_FIRST, seat=m.drawing)
+        else:
+            self._check_turn(m, action.seat)
         if isinstance(action, Draw) and action.tile is not None and self.tracked:
             return self._draw_named(m, action)
         return self._after(m, action, apply(m.state, action))
@@ -350,7 +416,7 @@ class Game:
     def _after(self, m: Moment, action: Action, state: State) -> Moment:
         last_play = m.last_play
         if isinstance(action, Play):
-            last_play = (action.seat, action.train, _laid_text(state, action))
+            last_play = LastPlay(action.seat, action.train, _laid_text(state, action))
         elif isinstance(action, StartRound):
             last_play = None
         return replace(
@@ -360,26 +426,26 @@ class Game:
             drawing=None,
             shown=() if isinstance(action, StartRound) else m.shown,
             # A round is started by the input that completed its setup: that seat acted.
-            actor=m.actor if isinstance(action, StartRound) else getattr(action, "seat", None),
+            actor=m.actor if isinstance(action, StartRound) else action.seat,
             last_play=last_play,
             steps=_Step(action, m.steps),
         )
 
     def waiting_for(self, m: Moment) -> Message:
         """What the table waits for, said when an input does not fit."""
-        if m.stage == "lead":
-            return message(say.WAIT_LEAD)
-        if m.stage == "deal":
-            return message(say.WAIT_DEAL)
-        if m.stage == "hunt":
+        if m.stage is Stage.HUNT:
             return message(say.WAIT_HUNT, tile=str(self.next_engine(m.state)))
-        if m.stage == "reveal":
-            return message(say.WAIT_REVEAL)
-        if m.stage == "summary":
-            return message(say.WAIT_SUMMARY)
-        if m.stage == "over":
-            return message(say.WAIT_OVER)
-        return message(say.WAIT_PLAY)
+        return message(_WAITING[m.stage])
+
+
+_WAITING = {
+    Stage.LEAD: say.WAIT_LEAD,
+    Stage.DEAL: say.WAIT_DEAL,
+    Stage.PLAY: say.WAIT_PLAY,
+    Stage.REVEAL: say.WAIT_REVEAL,
+    Stage.SUMMARY: say.WAIT_SUMMARY,
+    Stage.OVER: say.WAIT_OVER,
+}
 
 
 def _laid_text(state: State, action: Play) -> str:

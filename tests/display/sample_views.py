@@ -1,0 +1,15 @@
+"""Views for the screen tests: written as the JSON the socket carries (easy to change in
+a test), drawn as the typed views the screens take."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from roundhouse.view import View
+
+
+def as_view(view: View | dict[str, Any]) -> View:
+    """The typed view of a sample, checked as a screen checks what the socket brings."""
+    if isinstance(view, View):
+        return view
+    return View.from_json({"seq": 1, **view})
