@@ -87,8 +87,8 @@ def run_learn_port(args: argparse.Namespace) -> int:
               f"got {args.pad!r}", file=sys.stderr)
         return 2
     before = adapters(args.by_path)
-    for name in sorted(before):
-        print(f"already plugged in: USB port {usb_port(name) or '?'}  ({name})")
+    for plugged in sorted(before):
+        print(f"already plugged in: USB port {usb_port(plugged) or '?'}  ({plugged})")
     print(f"plug the reader of pad {args.pad} in now (Ctrl-C to stop)", flush=True)
     new = wait_for_new(args.by_path, before, args.timeout)
     if not new:

@@ -20,7 +20,7 @@ import contextlib
 import os
 import select
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from hardware.rfid.lines import MAX_LINE
 from hardware.rfid.protocol import Listener, Reading, Seen, normalise_uid
@@ -118,8 +118,8 @@ def open_input_device(path: str) -> InputDevice:
     except ImportError:
         raise OSError(
             "keyboard readers need the evdev module (Linux only): pip install evdev") from None
-    device: InputDevice = evdev.InputDevice(path)
-    return device
+    # evdev types a device's path as str | bytes; one opened by a str path keeps it.
+    return cast(InputDevice, evdev.InputDevice(path))
 
 
 class KeyboardPort:

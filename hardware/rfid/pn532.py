@@ -215,7 +215,7 @@ def _holds_a_frame_start(buf: bytearray, first: int, end: int) -> bool:
     at = first
     # A start code may begin in the frame's last bytes and end in what follows it.
     while 0 <= (at := buf.find(b"\x00\x00\xff", at, end + 2)) < end:
-        pair = buf[at + 3 : at + 5]
+        pair = bytes(buf[at + 3 : at + 5])
         if len(pair) == 2 and (pair in (b"\x00\xff", b"\xff\x00") or not sum(pair) & 0xFF):
             return True
         at += 1
