@@ -66,10 +66,6 @@ class Memo:
     plays: list[Play] | None
     playable: Playable | None
 
-    def forget(self) -> Memo:
-        self.counted = self.picked = self.targets = self.plays = self.playable = None
-        return self
-
 
 class Position:
     """The fields of one moment of a game, and the read-only view of them."""
@@ -229,7 +225,9 @@ class Position:
         n._line = self._line
         n._line_ends = self._line_ends
         n._masks = self._masks
-        n._memo = _new(Memo).forget()
+        # Cleared in place, here and in new_turn, not by a method: the busiest path.
+        n._memo = m = _new(Memo)
+        m.counted = m.picked = m.targets = m.plays = m.playable = None
         n._named = self._named
         n._out = self._out
         n._owe = self._owe
@@ -315,7 +313,8 @@ class Draft(Position):
         self._drawn = None
         self._line = None
         self._line_ends = ()
-        self._memo.forget()  # the draft's own: nothing else holds it
+        m = self._memo  # the draft's own: nothing else holds it
+        m.counted = m.picked = m.targets = m.plays = m.playable = None
 
 
 def pending_in_order(s: Position) -> tuple[Pending, ...]:

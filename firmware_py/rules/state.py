@@ -22,7 +22,7 @@ class State(Position):
 
     def apply(self, action: Action) -> State:
         """The state after `action`, or `IllegalMove` saying why not; this one is untouched."""
-        return freeze(engine.apply(self, action))
+        return apply(self, action)
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
         raise AttributeError(f"a State cannot be changed (set {name!r}): apply an action")
@@ -47,7 +47,10 @@ def freeze(position: Position) -> State:
 
 def apply(state: State, action: Action) -> State:
     """The state after `action`, or `IllegalMove` saying why not; `state` is untouched."""
-    return freeze(engine.apply(state, action))
+    n = engine.apply(state, action)
+    if type(n) is Draft:  # `freeze`, inlined: this is the engine's busiest call
+        n.__class__ = State  # type: ignore[assignment]
+    return n  # type: ignore[return-value]
 
 
 def new_game(options: Options, players: int) -> State:
