@@ -382,7 +382,11 @@ def _turn_ended_by_rules(before: State, move: Action, after: State) -> int | Non
         and not before.first_turn_done[move.seat]
     ):
         return None
-    ended = after.phase != "play" or after.turn != move.seat or after._turn_no != before._turn_no
+    ended = (
+        after.phase != "play"
+        or after.turn != move.seat
+        or after.turn_number != before.turn_number
+    )
     return move.seat if ended else None
 
 

@@ -79,7 +79,8 @@ TABLE_INPUTS: dict[Stage, dict[type[Intent], tuple[Stage, ...]]] = {
         NewGameCard: GAME_STARTS,
         NextPreset: (Stage.LOBBY,),
     },
-    **{stage: {NewGameCard: (Stage.LOBBY,)} for stage in _IN_GAME},
+    # During a game the first tap only asks for the second, which abandons it.
+    **{stage: {NewGameCard: (stage, Stage.LOBBY)} for stage in _IN_GAME},
     Stage.OVER: {
         StartGame: GAME_STARTS,
         NewGameCard: GAME_STARTS,
@@ -87,6 +88,8 @@ TABLE_INPUTS: dict[Stage, dict[type[Intent], tuple[Stage, ...]]] = {
         NextPreset: (Stage.LOBBY,),
     },
 }
+
+_TABLE_COMMANDS = frozenset(kind for takes in TABLE_INPUTS.values() for kind in takes)
 
 
 class Table:
@@ -244,7 +247,12 @@ class Table:
                 return False
             if isinstance(intent, (*PAD_NEWS, NewGameCard)):
                 self._abandon_armed = armed
+            before = self.stage
             self._commands[type(intent)](intent)
+            if type(intent) in _TABLE_COMMANDS:
+                # The stages say where each command may lead; anywhere else is our fault.
+                leads = TABLE_INPUTS.get(before, {}).get(type(intent), ())
+                assert self.stage in leads, (before, intent, self.stage)
             if not isinstance(intent, PAD_NEWS):
                 self._rejection = None
         except Refused as refusal:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from roundhouse.errors import RoundhouseError
 from roundhouse.message import Message, MessageError
@@ -167,7 +167,7 @@ class View:
         return next((t for t in self.trains if t.id == train_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        out = {f.name: _to_json(getattr(self, f.name)) for f in fields(self)}
+        out = {name: _to_json(getattr(self, name)) for name in _VIEW_FIELDS}
         out["options"] = dict(self.options)
         return out
 
@@ -179,6 +179,9 @@ class View:
     def from_json(cls, obj: object) -> View:
         """A view from its JSON form; `ViewError` names the first field that is wrong."""
         return _read_view(_Reader(obj, "view"))
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View))
 
 
 def parse_view(text: str | bytes, source: str) -> View:
@@ -197,16 +200,28 @@ def parse_view(text: str | bytes, source: str) -> View:
 
 
 def _to_json(value: object) -> object:
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is tuple:
+        return [_to_json(v) for v in cast("tuple[object, ...]", value)]
+    names = _FIELDS.get(kind)
+    if names is not None:
+        return {name: _to_json(getattr(value, name)) for name in names}
     if isinstance(value, Message):
         return value.to_json()
     if isinstance(value, Phase | Stage):
         return value.value
-    if isinstance(value, tuple):
-        return [_to_json(v) for v in value]
-    if isinstance(value, SeatView | Branch | TrainView | PendingDouble | Notice | ReaderView
-                  | LastPlay):
-        return {f.name: _to_json(getattr(value, f.name)) for f in fields(value)}
     return value
+
+
+# Looked up by exact type: a view is written several times a second, and
+# `dataclasses.fields` and a chain of isinstance checks were most of its cost.
+_PLAIN = frozenset({str, int, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f.name for f in fields(kind))
+    for kind in (SeatView, Branch, TrainView, PendingDouble, Notice, ReaderView, LastPlay)
+}
 
 
 # --- reading ---------------------------------------------------------------------------

@@ -16,7 +16,6 @@ from firmware_py.rules.actions import (
     action_to_json,
 )
 from firmware_py.rules.deal import deal
-from firmware_py.rules.engine import apply
 from firmware_py.rules.errors import (
     BadAction,
     BadDeal,
@@ -28,8 +27,9 @@ from firmware_py.rules.errors import (
 from firmware_py.rules.jsonstate import state_to_json
 from firmware_py.rules.legal import LegalActions, legal_actions
 from firmware_py.rules.options import OPTION_NAMES, PRESETS, Options
-from firmware_py.rules.rounds import new_game, ranking
-from firmware_py.rules.state import State
+from firmware_py.rules.position import Phase
+from firmware_py.rules.rounds import ranking
+from firmware_py.rules.state import State, apply, new_game
 from firmware_py.rules.tiles import Laid, Tile, set_tiles
 from firmware_py.rules.trains import Train
 
@@ -48,6 +48,7 @@ __all__ = [
     "LegalActions",
     "Options",
     "Pass",
+    "Phase",
     "Play",
     "Reveal",
     "RulesError",

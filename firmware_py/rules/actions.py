@@ -1,9 +1,14 @@
-"""What a seat (or the table) can do, and its JSON form in game records."""
+"""What a seat (or the table) can do, and its JSON form in game records.
+
+Each action is a frozen value: equal only to an action of the same kind with the same
+fields, hashable, and printed as the call that builds it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from firmware_py.rules.errors import BadAction, RulesError, quoted
 from firmware_py.rules.tiles import Tile, digits_hint, is_number
@@ -14,7 +19,8 @@ TrainId = int | str
 HandSpec = tuple[Tile, ...] | int | None
 
 
-class Play(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Play:
     """Lay `tile` on `train`; `branch` picks an open end of a chicken-foot train."""
 
     seat: int
@@ -23,27 +29,31 @@ class Play(NamedTuple):
     branch: int | None = None
 
 
-class Draw(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Draw:
     """Take one tile from the boneyard; `tile` names it when the table saw it."""
 
     seat: int
     tile: Tile | None = None
 
 
-class Pass(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Pass:
     """End the turn; the engine decides whether the marker goes up."""
 
     seat: int
 
 
-class Reveal(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Reveal:
     """Open hands, round over: the tiles left in that seat's hand."""
 
     seat: int
     tiles: tuple[Tile, ...]
 
 
-class StartRound(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class StartRound:
     """Begin the next round with this deal (see docs/engine.md)."""
 
     hands: tuple[HandSpec, ...] | None

@@ -9,7 +9,15 @@ from typing import TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove, quoted
-from firmware_py.rules.state import Pending, Picked, Playable, State
+from firmware_py.rules.position import (
+    DEAL,
+    GAME_OVER,
+    Pending,
+    Picked,
+    Playable,
+    Position,
+    Targets,
+)
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
 from roundhouse import refusals as say_
@@ -42,12 +50,12 @@ def set_mask(set_size: int) -> int:
 # ---- names for messages ----------------------------------------------------------------
 
 
-def train_id(s: State, index: int) -> TrainId:
+def train_id(s: Position, index: int) -> TrainId:
     """The train id (a seat or "mexican") of a train's index in the state."""
     return MEXICAN if index == s.players else index
 
 
-def train_index(s: State, train: TrainId) -> int:
+def train_index(s: Position, train: TrainId) -> int:
     if train == MEXICAN:
         return s.players
     if isinstance(train, int) and not isinstance(train, bool) and 0 <= train < s.players:
@@ -55,17 +63,17 @@ def train_index(s: State, train: TrainId) -> int:
     raise IllegalMove(say_.NO_SUCH_TRAIN, text=quoted(train))
 
 
-def not_in_play(s: State) -> IllegalMove:
-    if s.phase == "game_over":
+def not_in_play(s: Position) -> IllegalMove:
+    if s.phase is GAME_OVER:
         return IllegalMove(say_.GAME_OVER)
-    if s.phase == "deal":
+    if s.phase is DEAL:
         return IllegalMove(say_.NO_ROUND)
     if s.awaiting_reveal:
         return IllegalMove(say_.ROUND_OVER_REVEAL)
     return IllegalMove(say_.ROUND_OVER)
 
 
-def check_may_hold(s: State, seat: int, tile: Tile) -> None:
+def check_may_hold(s: Position, seat: int, tile: Tile) -> None:
     """Open hands: refuse a tile that cannot be in this seat's hand."""
     bit = 1 << tile.index
     if not set_mask(s._set_size) & bit:
@@ -82,14 +90,7 @@ def check_may_hold(s: State, seat: int, tile: Tile) -> None:
 # ---- where the seat to act may lay a tile ----------------------------------------------
 
 
-def pending_in_order(s: State) -> tuple[Pending, ...]:
-    """The unsatisfied doubles in the order they must be satisfied."""
-    if s.options.doubles_order == "reverse":
-        return s._pending[::-1]
-    return s._pending
-
-
-def carried_double(s: State) -> Pending | None:
+def carried_double(s: Position) -> Pending | None:
     """The double this seat must satisfy before anything else, if any."""
     if not s.options.open_double_blocks:
         return None
@@ -100,11 +101,11 @@ def carried_double(s: State) -> Pending | None:
     return carried[-1] if s.options.doubles_order == "reverse" else carried[0]
 
 
-def _ends(s: State, index: int) -> list[Target]:
+def _ends(s: Position, index: int) -> list[Target]:
     return s._trains[index].targets(index)
 
 
-def double_ends(s: State, p: Pending) -> list[Target]:
+def double_ends(s: Position, p: Pending) -> list[Target]:
     """The ends that satisfy pending double `p`."""
     train = s._trains[p.train]
     if not train.branches:
@@ -118,23 +119,23 @@ def double_ends(s: State, p: Pending) -> list[Target]:
     ]
 
 
-def train_first_turn(s: State, seat: int) -> bool:
+def train_first_turn(s: Position, seat: int) -> bool:
     return not s._first[seat] and s.options.first_turn == "train"
 
 
-def first_own(s: State) -> Pending:
+def first_own(s: Position) -> Pending:
     own = [p for p in s._pending if p.turn_no == s._turn_no]
     return own[-1] if s.options.doubles_order == "reverse" else own[0]
 
 
-def targets_now(s: State) -> tuple[list[Target], str, list[Target]]:
-    tg = s._tg
+def targets_now(s: Position) -> Targets:
+    tg = s._memo.targets
     if tg is None:
-        tg = s._tg = _find_targets(s)
+        tg = s._memo.targets = _find_targets(s)
     return tg
 
 
-def _find_targets(s: State) -> tuple[list[Target], str, list[Target]]:
+def _find_targets(s: Position) -> Targets:
     """Where the seat to act may lay a tile now, why only there, and where a double may go.
 
     The reason is "double" (a carried double must be satisfied), "follow" (under
@@ -155,7 +156,7 @@ def _find_targets(s: State) -> tuple[list[Target], str, list[Target]]:
     return out, why, out
 
 
-def _free_targets(s: State) -> tuple[list[Target], str]:
+def _free_targets(s: Position) -> tuple[list[Target], str]:
     seat = s.turn
     assert seat is not None
     if not s._first[seat]:
@@ -173,7 +174,7 @@ def _free_targets(s: State) -> tuple[list[Target], str]:
     return out, "free"
 
 
-def held_mask(s: State, seat: int) -> int:
+def held_mask(s: Position, seat: int) -> int:
     """Bitmask of the tiles the seat holds (known hands) or may be holding (open hands)."""
     if s._hands is not None:
         return s._masks[seat]
@@ -186,7 +187,7 @@ def held_mask(s: State, seat: int) -> int:
     return set_mask(s._set_size) & ~barred
 
 
-def fitting_mask(s: State) -> int:
+def fitting_mask(s: Position) -> int:
     """Bitmask of every tile the seat to act could lay now if it held it."""
     targets, _, double_targets = targets_now(s)
     suits = SUIT_MASK
@@ -201,31 +202,31 @@ def fitting_mask(s: State) -> int:
     return (plain & ~_DOUBLES) | (doubles & _DOUBLES)
 
 
-def _candidate_mask(s: State, seat: int) -> int:
+def _candidate_mask(s: Position, seat: int) -> int:
     """Bitmask of the tiles the seat may be holding and may lay now."""
     if s._drawn is not None:
         return 1 << s._drawn.index
     return held_mask(s, seat)
 
 
-def plays_now(s: State) -> list[Play]:
+def plays_now(s: Position) -> list[Play]:
     """Every tile the seat to act may lay now (tiles it may hold, with open hands)."""
-    plays = s._plays
+    plays = s._memo.plays
     if plays is None:
-        plays = s._plays = _find_plays(s)
+        plays = s._memo.plays = _find_plays(s)
     return plays
 
 
-def play_count(s: State) -> int:
+def play_count(s: Position) -> int:
     """How many plays `plays_now` lists, without building them."""
-    return (s._playable or _playable(s))[0]
+    return (s._memo.playable or _playable(s))[0]
 
 
-def play_at(s: State, i: int) -> Picked:
+def play_at(s: Position, i: int) -> Picked:
     """`plays_now(s)[i]` for `0 <= i < play_count(s)`, building only that play, with the
     end it goes on and the reason for the ends open (as `_find_targets` gives it)."""
     suits = SUIT_MASK
-    for targets, cand in (s._playable or _playable(s))[1]:
+    for targets, cand in (s._memo.playable or _playable(s))[1]:
         for target in targets:
             m = cand & suits[target[2]]
             c = m.bit_count()
@@ -233,14 +234,14 @@ def play_at(s: State, i: int) -> Picked:
                 for _ in range(i):
                     m &= m - 1
                 seat = s.turn
-                assert seat is not None and s._tg is not None
+                assert seat is not None and s._memo.targets is not None
                 play = _play(s, seat, target[0], target[1], (m & -m).bit_length() - 1)
-                return play, target, s._tg[1]
+                return play, target, s._memo.targets[1]
             i -= c
     raise IndexError("play index out of range")
 
 
-def _playable(s: State) -> Playable:
+def _playable(s: Position) -> Playable:
     """How many plays there are and where: (targets, tiles) pairs in the legal view's
     order, each tile of the mask on each target whose end it matches."""
     seat = s.turn
@@ -248,11 +249,11 @@ def _playable(s: State) -> Playable:
     known = s._drawn is None and s._hands is not None  # the common case, without a call
     cand = s._masks[seat] if known else _candidate_mask(s, seat)
     if not cand:
-        s._playable = _NO_PLAYS
+        s._memo.playable = _NO_PLAYS
         return _NO_PLAYS
-    tg = s._tg
+    tg = s._memo.targets
     if tg is None:
-        tg = s._tg = _find_targets(s)
+        tg = s._memo.targets = _find_targets(s)
     targets, _, double_targets = tg
     limit = s.options.doubles_per_turn
     doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
@@ -268,7 +269,7 @@ def _playable(s: State) -> Playable:
     for group_targets, tiles in groups:
         for target in group_targets:
             count += (tiles & suits[target[2]]).bit_count()
-    playable = s._playable = (count, groups)
+    playable = s._memo.playable = (count, groups)
     return playable
 
 
@@ -280,7 +281,7 @@ _PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
 _TILE_COUNT = len(_TILES)
 
 
-def _play(s: State, seat: int, index: int, branch: int | None, tile_index: int) -> Play:
+def _play(s: Position, seat: int, index: int, branch: int | None, tile_index: int) -> Play:
     train: TrainId = MEXICAN if index == s.players else index
     if branch is not None:
         return Play(seat, _TILES[tile_index], train, branch)
@@ -293,12 +294,12 @@ def _play(s: State, seat: int, index: int, branch: int | None, tile_index: int) 
     return play
 
 
-def _find_plays(s: State) -> list[Play]:
+def _find_plays(s: Position) -> list[Play]:
     out: list[Play] = []
     seat = s.turn
     assert seat is not None
     suits = SUIT_MASK
-    for targets, cand in (s._playable or _playable(s))[1]:
+    for targets, cand in (s._memo.playable or _playable(s))[1]:
         for index, branch, end, _ in targets:
             m = cand & suits[end]
             while m:
@@ -308,7 +309,7 @@ def _find_plays(s: State) -> list[Play]:
     return out
 
 
-def say(refusal: str, s: State) -> IllegalMove:
+def say(refusal: str, s: Position) -> IllegalMove:
     """A refusal of `draw_refusal` or `pass_refusal` with its tile, if it names one."""
     if refusal == say_.MUST_PLAY_DRAWN:
         return IllegalMove(refusal, tile=s._drawn)
@@ -322,7 +323,7 @@ def say(refusal: str, s: State) -> IllegalMove:
     return IllegalMove(refusal)
 
 
-def draw_refusal(s: State, plays: bool) -> str | None:
+def draw_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not draw now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
     o = s.options
@@ -341,7 +342,7 @@ def draw_refusal(s: State, plays: bool) -> str | None:
     return None
 
 
-def no_first_turn_draw(s: State) -> bool:
+def no_first_turn_draw(s: Position) -> bool:
     """Whether the seat to act is on a `train` first turn that may not draw to start its
     train (`first_turn_draw` off: 002 "they do not draw from the boneyard"; 003). A
     carried double is still owed a draw (rule 9 of the core)."""
@@ -356,7 +357,7 @@ def no_first_turn_draw(s: State) -> bool:
     )
 
 
-def pass_refusal(s: State, plays: bool) -> str | None:
+def pass_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not pass now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
     o = s.options

@@ -24,15 +24,16 @@ from firmware_py.rules.choices import (
     train_index,
 )
 from firmware_py.rules.errors import BadAction, IllegalMove, quoted
-from firmware_py.rules.rounds import finish_round, reset_turn, reveal, start_round
-from firmware_py.rules.state import Pending, State, clone
+from firmware_py.rules.position import PLAY, Draft, Pending, Position
+from firmware_py.rules.rounds import finish_round, reveal, start_round
 from firmware_py.rules.tiles import Tile, laid_against
 from firmware_py.rules.trains import Path, Target, Train
 from roundhouse import refusals as say_
 
 
-def apply(s: State, action: Action) -> State:
-    """The state after `action`, or `IllegalMove` saying why not; `s` is untouched."""
+def apply(s: Position, action: Action) -> Position:
+    """The position after `action` (a draft for `state.freeze`), or `IllegalMove` saying
+    why not; `s` is untouched."""
     kind = type(action)
     if kind is Play:
         return _play(s, action)  # type: ignore[arg-type]
@@ -47,8 +48,8 @@ def apply(s: State, action: Action) -> State:
     raise BadAction(f"{action!r} is not an action.")
 
 
-def _check_turn(s: State, seat: int) -> None:
-    if s.phase != "play":
+def _check_turn(s: Position, seat: int) -> None:
+    if s.phase is not PLAY:
         raise not_in_play(s)
     if not isinstance(seat, int) or not 0 <= seat < s.players:
         raise IllegalMove(say_.NO_SUCH_SEAT, text=quoted(seat))
@@ -56,11 +57,11 @@ def _check_turn(s: State, seat: int) -> None:
         raise IllegalMove(say_.NOT_YOUR_TURN, seat=s.turn)
 
 
-def _play(s: State, a: Play) -> State:
-    seat, tile, train, branch = a
-    if seat != s.turn or s.phase != "play" or type(seat) is not int:
+def _play(s: Position, a: Play) -> Draft:
+    seat, tile, train, branch = a.seat, a.tile, a.train, a.branch
+    if seat != s.turn or s.phase is not PLAY or type(seat) is not int:
         _check_turn(s, seat)
-    picked = s._picked
+    picked = s._memo.picked
     if picked is not None and picked[0] is a:
         return _lay(s, seat, tile, picked[1], picked[2])
     if not s.engine_laid:
@@ -85,7 +86,7 @@ def _play(s: State, a: Play) -> State:
         index = train
     else:
         index = train_index(s, train)
-    targets, why, double_targets = s._tg or targets_now(s)
+    targets, why, double_targets = s._memo.targets or targets_now(s)
     if tile.is_double:
         targets = double_targets
     for target in targets:
@@ -102,7 +103,7 @@ def _play(s: State, a: Play) -> State:
 
 
 def _refuse_target(
-    s: State, index: int, branch: int | None, targets: list[Target], why: str
+    s: Position, index: int, branch: int | None, targets: list[Target], why: str
 ) -> IllegalMove:
     seat = s.turn
     if why in ("double", "follow"):
@@ -132,10 +133,10 @@ def _refuse_target(
     return IllegalMove(say_.NO_SUCH_BRANCH, train=here, branch=branch)
 
 
-def _lay(s: State, seat: int, tile: Tile, target: Target, why: str) -> State:
+def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     o = s.options
     index, _, _, path = target
-    n = clone(s)
+    n = s.draft()
     trains = list(s._trains)
     train = trains[index]
     double = tile.is_double
@@ -228,13 +229,13 @@ def _unsatisfied(
     return tuple(out) if len(out) != len(pending) else pending
 
 
-def _live_mask(s: State) -> int:
+def _live_mask(s: Position) -> int:
     """Tiles that may still be laid this round: in a hand or the boneyard, that is, neither
     on the table nor out of play."""
     return set_mask(s._set_size) & ~(s._table | s._out)
 
 
-def _alive(s: State, pending: tuple[Pending, ...]) -> tuple[Pending, ...]:
+def _alive(s: Position, pending: tuple[Pending, ...]) -> tuple[Pending, ...]:
     """`dead_double_releases`: drop the doubles nothing left can satisfy."""
     live = _live_mask(s)
     out = []
@@ -245,7 +246,7 @@ def _alive(s: State, pending: tuple[Pending, ...]) -> tuple[Pending, ...]:
     return tuple(out) if len(out) != len(pending) else pending
 
 
-def _went_out(n: State, seat: int) -> State:
+def _went_out(n: Draft, seat: int) -> Draft:
     if n.went_out is None:
         n.went_out = seat
     if n.options.first_turn_out_waits and not all(n._first[:seat] + n._first[seat + 1 :]):
@@ -253,7 +254,7 @@ def _went_out(n: State, seat: int) -> State:
     return finish_round(n, blocked=False)
 
 
-def _end_turn(n: State, marker_up: bool) -> State:
+def _end_turn(n: Draft, marker_up: bool) -> Draft:
     seat = n.turn
     assert seat is not None
     if marker_up and not n._trains[seat].open:
@@ -261,7 +262,7 @@ def _end_turn(n: State, marker_up: bool) -> State:
         n._trains = put(trains, seat, trains[seat].with_open(True))
     if not n._first[seat]:
         n._first = put(n._first, seat, True)
-    reset_turn(n)
+    n.new_turn()
     n._turn_no += 1
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):
@@ -271,17 +272,17 @@ def _end_turn(n: State, marker_up: bool) -> State:
     return n
 
 
-def _draw(s: State, a: Draw) -> State:
+def _draw(s: Position, a: Draw) -> Draft:
     seat = a.seat
-    if seat != s.turn or s.phase != "play" or type(seat) is not int:
+    if seat != s.turn or s.phase is not PLAY or type(seat) is not int:
         _check_turn(s, seat)
     if not s.engine_laid:
         return _hunt(s, a)
     refusal = draw_refusal(s, play_count(s) > 0)
     if refusal is not None:
         raise say(refusal, s)
-    n = clone(s)
-    n._tg = s._tg  # a draw changes no train and no duty: the same ends are open
+    n = s.draft()
+    n._memo.targets = s._memo.targets  # a draw changes no train and no duty: the same ends are open
     tile = _take(s, n, seat, a.tile)
     if tile is None and s._lacks[seat]:
         n._lacks = put(s._lacks, seat, 0)  # an unseen tile may be any of them
@@ -292,7 +293,7 @@ def _draw(s: State, a: Draw) -> State:
     return n
 
 
-def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
+def _take(s: Position, n: Draft, seat: int, named: Tile | None) -> Tile | None:
     """Move the boneyard's next tile, or the one named, into `seat`'s hand (in `n`); the
     tile if known."""
     counts = s._counts
@@ -325,12 +326,12 @@ def _take(s: State, n: State, seat: int, named: Tile | None) -> Tile | None:
     return named
 
 
-def _hunt(s: State, a: Draw) -> State:
+def _hunt(s: Position, a: Draw) -> Draft:
     """`engine: holder` and nobody holds the engine: seats draw in turn until it turns up."""
     seat = a.seat
     if s._bcount == 0:
         raise IllegalMove(say_.BONEYARD_EMPTY)
-    n = clone(s)
+    n = s.draft()
     tile = _take(s, n, seat, a.tile)
     if tile is not None and tile is s.engine:
         assert n._hands is not None
@@ -348,9 +349,9 @@ def _hunt(s: State, a: Draw) -> State:
     return n
 
 
-def _pass(s: State, a: Pass) -> State:
+def _pass(s: Position, a: Pass) -> Draft:
     seat = a.seat
-    if seat != s.turn or s.phase != "play" or type(seat) is not int:
+    if seat != s.turn or s.phase is not PLAY or type(seat) is not int:
         _check_turn(s, seat)
     if not s.engine_laid:
         raise IllegalMove(say_.MUST_FIND_ENGINE, seat=seat, tile=s.engine)
@@ -358,7 +359,7 @@ def _pass(s: State, a: Pass) -> State:
     refusal = pass_refusal(s, plays)
     if refusal is not None:
         raise say(refusal, s)
-    n = clone(s)
+    n = s.draft()
     if (
         s._hands is None
         and s.options.must_play
@@ -374,7 +375,7 @@ def _pass(s: State, a: Pass) -> State:
     return _pass_effects(n, seat, declined)
 
 
-def _pass_effects(n: State, seat: int, can_play: bool = False) -> State:
+def _pass_effects(n: Draft, seat: int, can_play: bool = False) -> Draft:
     """End the turn of `seat` without a further tile (after a draw, or PASS); `can_play`:
     it keeps a tile it could have laid."""
     marker_up = not n._laid or n._owe
@@ -389,7 +390,7 @@ def _pass_effects(n: State, seat: int, can_play: bool = False) -> State:
     return _end_turn(n, marker_up)
 
 
-def _opens_a_play(n: State, seat: int) -> bool:
+def _opens_a_play(n: Draft, seat: int) -> bool:
     """Whether the train `seat`'s marker is about to open ends in a number that a seat
     which passed before it, in this run of passes, holds or may hold: the round is not
     blocked while a seat can still play (RULES.md core rule 10). With open hands a seat

@@ -14,7 +14,7 @@ from firmware_py.rules.choices import (
 )
 from firmware_py.rules.engine import apply
 from firmware_py.rules.errors import RulesError
-from firmware_py.rules.state import State
+from firmware_py.rules.position import PLAY, Position
 
 
 class LegalActions:
@@ -30,13 +30,13 @@ class LegalActions:
 
     __slots__ = ("_state",)
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: Position) -> None:
         self._state = state
 
     @property
     def items(self) -> tuple[Action, ...]:
         s = self._state
-        plays, extra = s._counted or _count(s)
+        plays, extra = s._memo.counted or _count(s)
         return (*plays_now(s), *extra) if plays else extra
 
     def __contains__(self, action: object) -> bool:
@@ -51,15 +51,15 @@ class LegalActions:
 
     def __len__(self) -> int:
         s = self._state
-        plays, extra = s._counted or _count(s)
+        plays, extra = s._memo.counted or _count(s)
         return plays + len(extra)
 
     def __getitem__(self, i: int) -> Action:
         s = self._state
-        plays, extra = s._counted or _count(s)
+        plays, extra = s._memo.counted or _count(s)
         if type(i) is int and i >= 0:
             if i < plays:
-                picked = s._picked = play_at(s, i)
+                picked = s._memo.picked = play_at(s, i)
                 return picked[0]
             if i - plays < len(extra):
                 return extra[i - plays]
@@ -73,12 +73,12 @@ class LegalActions:
         return f"LegalActions({list(self.items)!r})"
 
 
-def _count(s: State) -> tuple[int, tuple[Action, ...]]:
+def _count(s: Position) -> tuple[int, tuple[Action, ...]]:
     """How many plays the seat to act has, and the DRAW and PASS it may make after them."""
     seat = s.turn
     plays = 0
     extra: tuple[Action, ...] = ()
-    if s.phase == "play" and seat is not None:
+    if s.phase is PLAY and seat is not None:
         if not s.engine_laid:
             if s._bcount:
                 extra = (_DRAWS[seat],)
@@ -88,7 +88,7 @@ def _count(s: State) -> tuple[int, tuple[Action, ...]]:
                 extra = (_DRAWS[seat],)
             if pass_refusal(s, plays > 0) is None:
                 extra += (_PASSES[seat],)
-    counted = s._counted = (plays, extra)
+    counted = s._memo.counted = (plays, extra)
     return counted
 
 
@@ -98,6 +98,6 @@ _DRAWS = tuple(Draw(seat) for seat in range(190))
 _PASSES = tuple(Pass(seat) for seat in range(190))
 
 
-def legal_actions(state: State) -> LegalActions:
+def legal_actions(state: Position) -> LegalActions:
     """What the seat to act may do now (see `LegalActions`)."""
     return LegalActions(state)

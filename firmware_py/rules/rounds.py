@@ -1,4 +1,4 @@
-"""Rounds and the game: a new game, the start of a round, its end, scores and ranking."""
+"""Rounds and the game: the start of a round, its end, scores and ranking."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from firmware_py.rules.actions import Reveal, StartRound
 from firmware_py.rules.choices import check_may_hold, mask_of, not_in_play, put, set_mask
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
-from firmware_py.rules.state import State, clone
+from firmware_py.rules.position import GAME_OVER, PLAY, ROUND_OVER, Draft, Position
 from firmware_py.rules.tiles import MAX_PIPS, Tile, set_tiles
 from firmware_py.rules.trains import Train
 from roundhouse import refusals as say_
@@ -16,70 +16,14 @@ def _rounds_in_game(options: Options, set_size: int) -> int:
     return options.rounds if options.rounds is not None else set_size + 1
 
 
-def new_game(options: Options, players: int) -> State:
-    """A game before its first round; `BadDeal` if the options name no set for `players`.
-
-    Only the set is needed here: the deal table's hand size is asked for when a round is
-    dealt by the engine (open hands without counts, `deal`), not for a written-out position.
-    """
-    set_size = options.set_for(players)
-    s = State.__new__(State)
-    s.options = options
-    s.players = players
-    s.round = 0
-    s.phase = "deal"
-    s.turn = None
-    s.engine = None
-    s.engine_laid = False
-    s.scores = ()
-    s.totals = (0,) * players
-    s.ranking = None
-    s.awaiting_reveal = ()
-    s.went_out = None
-    s.blocked = False
-    s._set_size = set_size
-    s._trains = ()
-    s._pending = ()
-    s._hands = ((),) * players
-    s._masks = (0,) * players
-    s._counts = (0,) * players
-    s._boneyard = ()
-    s._bcount = 0
-    s._first = (False,) * players
-    s._passes = 0
-    s._table = 0
-    s._out = 0
-    s._named = (0,) * players
-    s._lacks = (0,) * players
-    s._revealed = (None,) * players
-    s._starter0 = None
-    s._turn_no = 0
-    reset_turn(s)
-    return s
-
-
-def reset_turn(s: State) -> None:
-    s._laid = 0
-    s._owe = False
-    s._doubles = 0
-    s._draws = 0
-    s._drawn = None
-    s._line = None
-    s._line_ends = ()
-    s._counted = None
-    s._tg = None
-    s._plays = None
-    s._playable = None
-
-
 # ---- the end of a round ----------------------------------------------------------------
 
 
-def finish_round(n: State, blocked: bool) -> State:
+def finish_round(n: Draft, blocked: bool) -> Draft:
     n.blocked = blocked
     n.turn = None
-    n.phase = "round_over"
-    reset_turn(n)
+    n.phase = ROUND_OVER
+    n.new_turn()
     if n._hands is not None:
         blank = n.options.double_blank
         return _score(n, tuple(sum(t.score(blank) for t in hand) for hand in n._hands))
@@ -89,11 +33,11 @@ def finish_round(n: State, blocked: bool) -> State:
     return n
 
 
-def _score(n: State, row: tuple[int, ...]) -> State:
+def _score(n: Draft, row: tuple[int, ...]) -> Draft:
     n.scores = (*n.scores, row)
     n.totals = tuple(t + r for t, r in zip(n.totals, row, strict=True))
     if n.round >= _rounds_in_game(n.options, n._set_size):
-        n.phase = "game_over"
+        n.phase = GAME_OVER
         n.ranking = ranking(n.options, n.scores, n.totals)
     return n
 
@@ -117,14 +61,14 @@ def ranking(
     return tuple(sorted(range(len(totals)), key=key))
 
 
-def reveal(s: State, a: Reveal) -> State:
+def reveal(s: Position, a: Reveal) -> Draft:
     seat = a.seat
-    if s.phase != "round_over" or seat not in s.awaiting_reveal:
-        if s._hands is not None and s.phase == "round_over":
+    if s.phase is not ROUND_OVER or seat not in s.awaiting_reveal:
+        if s._hands is not None and s.phase is ROUND_OVER:
             raise IllegalMove(say_.TRACKED_SCORED)
-        if s.phase == "round_over" and 0 <= seat < s.players:
+        if s.phase is ROUND_OVER and 0 <= seat < s.players:
             raise IllegalMove(say_.NOTHING_TO_REVEAL, seat=seat)
-        raise IllegalMove(say_.REVEAL_AT_END) if s.phase == "play" else not_in_play(s)
+        raise IllegalMove(say_.REVEAL_AT_END) if s.phase is PLAY else not_in_play(s)
     if len(a.tiles) != s._counts[seat]:
         raise IllegalMove(say_.REVEAL_COUNT, seat=seat, n=s._counts[seat], given=len(a.tiles))
     seen = 0
@@ -142,7 +86,7 @@ def reveal(s: State, a: Reveal) -> State:
     if missing:
         tile = set_tiles(MAX_PIPS)[(missing & -missing).bit_length() - 1]
         raise IllegalMove(say_.DRAWN_NOT_REVEALED, seat=seat, tile=tile)
-    n = clone(s)
+    n = s.draft()
     revealed = s._revealed
     n._revealed = put(revealed, seat, a.tiles)
     n.awaiting_reveal = tuple(x for x in s.awaiting_reveal if x != seat)
@@ -155,10 +99,10 @@ def reveal(s: State, a: Reveal) -> State:
 # ---- the start of a round --------------------------------------------------------------
 
 
-def start_round(s: State, a: StartRound) -> State:
-    if s.phase == "game_over":
+def start_round(s: Position, a: StartRound) -> Draft:
+    if s.phase is GAME_OVER:
         raise IllegalMove(say_.GAME_OVER)
-    if s.phase == "play" or s.awaiting_reveal:
+    if s.phase is PLAY or s.awaiting_reveal:
         raise IllegalMove(say_.ROUND_NOT_OVER)
     o = s.options
     players = s.players
@@ -173,9 +117,9 @@ def start_round(s: State, a: StartRound) -> State:
         starter = ((s._starter0 or 0) + r - 1) % players if o.starter == "rotate" else 0
     elif not isinstance(starter, int) or not 0 <= starter < players:
         raise BadAction(f"starter must be a seat from 0 to {players - 1}, got {starter!r}")
-    n = clone(s)
+    n = s.draft()
     n.round = r
-    n.phase = "play"
+    n.phase = PLAY
     n.engine = engine
     n.engine_laid = True
     n.turn = starter
@@ -193,7 +137,7 @@ def start_round(s: State, a: StartRound) -> State:
     if s._starter0 is None:
         n._starter0 = starter
     n._turn_no = s._turn_no + 1
-    reset_turn(n)
+    n.new_turn()
     hands = a.hands
     if hands is not None and len(hands) != players:
         raise BadAction(f"{len(hands)} hands dealt for {players} players")
@@ -205,7 +149,7 @@ def start_round(s: State, a: StartRound) -> State:
 
 
 def _deal_known(
-    n: State,
+    n: Draft,
     hands: tuple[tuple[Tile, ...] | int | None, ...],
     boneyard: tuple[Tile, ...] | None,
     engine: Tile,
@@ -267,7 +211,7 @@ def _refuse_deal(
 
 
 def _deal_open(
-    n: State,
+    n: Draft,
     hands: tuple[tuple[Tile, ...] | int | None, ...] | None,
     boneyard: tuple[Tile, ...] | None,
     engine: Tile,
