@@ -12,6 +12,7 @@ from firmware_py.rules.choices import (
     first_own,
     fitting_mask,
     held_mask,
+    line_unstarted,
     not_in_play,
     pass_refusal,
     play_count,
@@ -372,13 +373,19 @@ def _pass(s: Position, a: Pass) -> Draft:
     # A seat that keeps a drawn tile it may play (`drawn_tile: may_play`) can still play:
     # its pass does not count towards a blocked round.
     declined = plays and s._draws > 0 and s.options.drawn_tile == "may_play"
-    return _pass_effects(n, seat, declined)
+    # A first-turn seat that satisfied a carried double and could go on but stops there
+    # has not shown it cannot start its train: no marker.
+    stopped = line_unstarted(s, seat) and plays and not s._draws and s._hands is not None
+    return _pass_effects(n, seat, declined, not stopped)
 
 
-def _pass_effects(n: Draft, seat: int, can_play: bool = False) -> Draft:
+def _pass_effects(n: Draft, seat: int, can_play: bool = False, unstarted: bool = True) -> Draft:
     """End the turn of `seat` without a further tile (after a draw, or PASS); `can_play`:
-    it keeps a tile it could have laid."""
-    marker_up = not n._laid or n._owe
+    it keeps a tile it could have laid; `unstarted`: a first turn that laid tiles only on
+    a carried double ends here because the seat could not start its train."""
+    # The marker goes up on a turn without a tile, a double left unfollowed, and a `train`
+    # first turn that could not start the seat's own train, whatever it laid elsewhere.
+    marker_up = not n._laid or n._owe or (unstarted and line_unstarted(n, seat))
     if n._laid or n._bcount or can_play:
         n._passes = 0
     elif marker_up and not n._trains[seat].open and _opens_a_play(n, seat):

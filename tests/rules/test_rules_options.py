@@ -395,6 +395,82 @@ def test_first_turn_draw_off_still_draws_for_a_carried_double():
     assert _pending(satisfied) == [] and train_tiles(satisfied, 0)[-1] == "5-1"
 
 
+def _satisfied_on_first_turn(preset, first_turn_draw, boneyard="9-1 6-6"):
+    """Seat 0's first-turn line ends on 5-5; seat 1 satisfies it with 5-2 on its own first
+    turn and holds no 9 to start its own train."""
+    options = Options.preset(preset, first_turn_draw=first_turn_draw)
+    hands = ["9-9 9-5 5-5 9-8", "5-2 7-3"] if preset == "classic" else ["9-5 5-5 9-8", "5-2 7-3"]
+    state = run(start(options, hands, boneyard), "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass")
+    state = run(state, "1 play 5-2 on 0")
+    assert _pending(state) == [] and state.turn == 1
+    return state
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+@pytest.mark.parametrize("first_turn_draw", [True, False])
+def test_satisfying_a_double_on_a_first_turn_leaves_the_duty_to_start_the_train(
+    preset, first_turn_draw
+):
+    state = _satisfied_on_first_turn(preset, first_turn_draw)
+    if first_turn_draw:
+        # 000 "players unable to start their train must draw": the tile laid on the double
+        # does not use up that draw, and the seat may not stop before it.
+        assert move("1 draw") in legal_actions(state)
+        assert move("1 pass") not in legal_actions(state)
+        with pytest.raises(IllegalMove, match="Draw a tile before passing"):
+            apply(state, move("1 pass"))
+        drawn = run(state, "1 draw")
+        assert drawn.turn == 1 and "9-1" in hand(drawn, 1)
+        started = run(drawn, "1 play 9-1 on 1")
+        assert train_tiles(started, 1) == ["9-1"] and started.turn == 1  # the line goes on
+        passed = run(started, "1 pass")
+        assert passed.turn == 0 and not passed.trains[1].open
+    else:
+        # 002: a seat that cannot start its train on its first turn puts its marker up and
+        # does not draw, though it laid a tile on the double.
+        assert [str(a) for a in legal_actions(state)] == [str(move("1 pass"))]
+        with pytest.raises(IllegalMove, match="does not draw") as refused:
+            apply(state, move("1 draw"))
+        assert refused.value.code == "first_turn_no_draw"
+        passed = run(state, "1 pass")
+        assert passed.turn == 0 and passed.trains[1].open
+        assert passed.boneyard_count == 2 and hand(passed, 1) == ["7-3"]
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+def test_a_first_turn_that_satisfied_a_double_and_cannot_start_ends_with_the_marker_up(preset):
+    # The drawn tile does not start the train (tournament), or there is no draw (classic):
+    # either way the turn ends with seat 1's marker up.
+    state = _satisfied_on_first_turn(preset, preset == "tournament", boneyard="6-6 9-1")
+    # (Under tournament the drawn 6-6 plays nowhere: the turn ends by itself.)
+    state = run(state, "1 draw" if preset == "tournament" else "1 pass")
+    assert state.turn == 0 and state.trains[1].open and train_tiles(state, 1) == []
+    # The open train is anyone's to play on: seat 0 may now lay its 9-8 there.
+    assert move("0 play 9-8 on 1") in legal_actions(state)
+
+
+def test_a_first_turn_that_satisfied_a_double_may_decline_the_drawn_tile_marker_up():
+    # tournament's `drawn_tile: may_play`: the drawn 9-1 would start the train; kept, the
+    # train is not started and the marker goes up.
+    state = run(_satisfied_on_first_turn("tournament", True), "1 draw", "1 pass")
+    assert state.turn == 0 and state.trains[1].open and "9-1" in hand(state, 1)
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+def test_a_first_turn_that_satisfied_a_double_may_stop_though_it_could_start(preset):
+    # Holding 9-3, seat 1 may start its line or stop after the double: a line stops at
+    # will, and a seat that stops has not shown it cannot start (no marker, no draw).
+    options = Options.preset(preset)
+    hands = ["9-9 9-5 5-5 8-0", "5-2 9-3"] if preset == "classic" else ["9-5 5-5 8-0", "5-2 9-3"]
+    state = run(start(options, hands, "9-1 6-6"), "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass",
+                "1 play 5-2 on 0")  # fmt: skip
+    assert move("1 play 9-3 on 1") in legal_actions(state)
+    with pytest.raises(IllegalMove, match="may not draw"):
+        apply(state, move("1 draw"))
+    stopped = run(state, "1 pass")
+    assert stopped.turn == 0 and not stopped.trains[1].open
+
+
 @pytest.mark.parametrize("must_play", [True, False])
 @pytest.mark.parametrize("drawn_tile", ["may_play", "must_play"])
 def test_must_play_is_about_drawing_and_drawn_tile_about_the_tile_drawn(must_play, drawn_tile):
