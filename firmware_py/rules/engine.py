@@ -268,9 +268,26 @@ def _end_turn(n: Draft, marker_up: bool) -> Draft:
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):
         return finish_round(n, blocked=False)
-    if n._passes >= n.players:
+    if n._passes >= n.players and not _someone_can_play(n):
         return finish_round(n, blocked=True)
     return n
+
+
+def _someone_can_play(n: Draft) -> bool:
+    """Whether a seat holds a tile it could lay on a turn of its own now. A run of turns
+    without a tile on an empty boneyard blocks the round only when none does (core rule
+    10): without `must_play` a seat may pass, or draw the last tile, while it holds one.
+    With open hands the table cannot see the hands, and the run of passes is its word."""
+    if n._hands is None:
+        return False
+    probe = n.draft()
+    for seat in range(n.players):
+        if n._masks[seat]:
+            probe.turn = seat
+            probe._memo.forget()
+            if play_count(probe):
+                return True
+    return False
 
 
 def _draw(s: Position, a: Draw) -> Draft:

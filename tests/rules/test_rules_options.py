@@ -661,3 +661,37 @@ def test_the_drawn_tile_must_satisfy_the_double_owed_first(order):
             apply(drew, move("1 pass"))
         assert _pending(run(drew, "1 play 3-1 on mexican")) == ["5-5"]
 
+
+
+# ---- blocked rounds without must_play -------------------------------------------------
+
+
+def test_without_must_play_a_round_is_not_blocked_while_a_seat_can_still_play():
+    # Core rule 10: blocked only when the boneyard is empty and no seat can play. Seat 0
+    # passes holding 5-3, which fits its own train (the house rule lets it).
+    state = run(start(house(), ["9-5 5-3", "9-1 8-8"]), "0 play 9-5 on 0", "1 play 9-1 on 1")
+    state = run(state, "0 pass", "1 pass")
+    assert state.phase == "play" and not state.blocked and state.turn == 0
+    state = run(state, "0 pass", "1 pass", "0 pass")  # as often as it likes
+    assert state.phase == "play" and state.turn == 1
+    out = run(state, "1 pass", "0 play 5-3 on 0")
+    assert out.phase == "round_over" and not out.blocked and out.went_out == 0
+
+
+def test_without_must_play_drawing_the_last_tile_while_holding_a_play_blocks_nothing():
+    # Seat 0 draws the boneyard's last tile (6-6, which plays nowhere) though it holds 5-3.
+    state = run(start(house(), ["9-5 5-3", "9-1 8-8"], "6-6"), "0 play 9-5 on 0",
+                "1 play 9-1 on 1", "0 draw", "1 pass")  # fmt: skip
+    assert state.boneyard_count == 0 and state.phase == "play" and state.turn == 0
+    assert move("0 play 5-3 on 0") in legal_actions(state)
+
+
+def test_without_must_play_a_round_is_blocked_once_nobody_can_play():
+    state = run(start(house(), ["9-5 5-3 7-7", "9-1 8-8"]), "0 play 9-5 on 0",
+                "1 play 9-1 on 1", "0 pass", "1 pass", "0 play 5-3 on 0")  # fmt: skip
+    # Neither 7-7 nor 8-8 fits anywhere now: two passes in a row end the round, blocked.
+    state = run(state, "1 pass")
+    assert state.phase == "play"
+    blocked = run(state, "0 pass")
+    assert blocked.blocked and blocked.phase == "round_over"
+    assert blocked.scores[-1] == (14, 16)
