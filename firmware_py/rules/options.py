@@ -245,22 +245,25 @@ def option_values(key: str) -> str:
     """What option `key` takes, as a configuration or a record writes it."""
     if key in _CHOICES:
         shown = [str(v) for v in _CHOICES[key] if v is not None]
-        text = ", ".join(shown[:-1]) + " or " + shown[-1]
-        return text + (" (left out: the deal table's set)" if key == "set" else "")
+        return ", ".join(shown[:-1]) + " or " + shown[-1]
     if key in _BOOLS:
         return "true or false"
     if key in _COUNTS:
-        left_out = {
-            "rounds": "one round per number of the set",
-            "doubles_per_turn": "no limit",
-            "hand_size": "the deal table's",
-        }[key]
-        return f"a whole number from 1 (left out: {left_out})"
+        return "a whole number from 1"
     if key == "tie_break":
-        return f"a list of {' and '.join(TIE_BREAKS)}, in the order they are tried"
+        return f"a list of {' and '.join(TIE_BREAKS)}, tried in order (empty: a shared place)"
     if key == "deal":
         return 'a table of player counts, each [set, tiles per hand], e.g. {"4": [12, 10]}'
     raise KeyError(key)
+
+
+# What an option that may be left out means then.
+LEFT_OUT: Mapping[str, str] = {
+    "set": "the deal table's set",
+    "rounds": "one round per number of the set",
+    "doubles_per_turn": "no limit",
+    "hand_size": "the deal table's",
+}
 
 
 def _bad(key: str, value: Any) -> BadOptions:
