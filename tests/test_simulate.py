@@ -111,7 +111,7 @@ def test_a_record_that_cannot_be_written_is_refused(
 def test_hand_size_and_set_make_a_house_rule_the_deal_table_lacks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # RULES.md section 4: three players of classic on a double-12 set, 14 tiles each.
+    # docs/rules.md, "Deals": three players of classic on a double-12 set, 14 tiles each.
     path = tmp_path / "three.json"
     args = ["--games", "1", "--players", "3", "--rules", "classic", "--rounds", "1",
             "--set", "12", "--hand-size", "14", "--record", str(path)]  # fmt: skip

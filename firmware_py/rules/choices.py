@@ -391,11 +391,11 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
         if s._drawn is not None:
             if o.drawn_tile == "must_play":
                 return say_.MUST_PLAY_DRAWN
-            # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier
-            # turn lays a drawn tile that satisfies it (002:43 "Tai turi būti daroma", it
-            # must be done; 003:12 "απαιτείται να τοποθετήσει", he is required to lay).
-            # While such a double is owed the only ends open are its own, so a drawn tile
-            # that plays is one that satisfies it.
+            # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier turn lays a
+            # drawn tile that satisfies it (the Lithuanian text "Tai turi būti daroma", it must be
+            # done; the Greek text "απαιτείται να τοποθετήσει", he is required to lay). While such a
+            # double is owed the only ends open are its own, so a drawn tile that plays is one that
+            # satisfies it.
             if carried_double(s) is not None:
                 return say_.SATISFY_DRAWN
         elif o.must_play:

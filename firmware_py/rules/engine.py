@@ -192,15 +192,16 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     n._passes = 0
     n._laid = s._laid + 1
     train_first = train_first_turn(s, seat)
-    # A first-turn train owes nothing for its doubles (002: follow-ups from the second turn).
+    # A first-turn train owes nothing for its doubles (the Lithuanian text: follow-ups from the
+    # second turn).
     owe = n._owe = double and not train_first
     n._draws = 0
     n._drawn = None
     if train_first and why != "double":
         if s._line is None:
             n._line = index
-        # The line goes on from its last tile; a chicken-foot double grows three ends and
-        # the line takes one of them (RULES.md 3, `first_turn`: "one connected line").
+        # The line goes on from its last tile; a chicken-foot double grows three ends and the line
+        # takes one of them (docs/rules.md, "The options", `first_turn`: "one connected line").
         n._line_ends = tuple((*path, k) for k in range(3)) if double and o.chicken_foot else (path,)
     if not left:
         if owe and not o.last_double_ends_round:
@@ -417,7 +418,7 @@ def _pass_effects(n: Draft, seat: int, can_play: bool = False, unstarted: bool =
 def _opens_a_play(n: Draft, seat: int) -> bool:
     """Whether the train `seat`'s marker is about to open ends in a number that a seat
     which passed before it, in this run of passes, holds or may hold: the round is not
-    blocked while a seat can still play (RULES.md core rule 10). With open hands a seat
+    blocked while a seat can still play (docs/rules.md, core rule 10). With open hands a seat
     may hold any tile not seen elsewhere, except those it showed it lacks by passing on
     them under `must_play`. A pending double that blocks every train opens nothing."""
     if n._pending and n.options.open_double_blocks:

@@ -412,7 +412,7 @@ PRESETS: Mapping[str, Options] = {
 }
 
 
-# The rule text each preset follows (docs/rules.md, "Presets").
+# The rule text each preset follows (docs/rules.md, "The presets").
 PRESET_TEXTS: Mapping[str, str] = {
     "classic": "the Lithuanian text",
     "tournament": "the Persian text",

@@ -1,4 +1,4 @@
-"""Every option of RULES.md section 3 changes what the engine does.
+"""Every option of docs/rules.md, "The options" changes what the engine does.
 
 Each test plays the same position under two values of one option and checks the
 difference a player would notice; ignoring the option would make one half fail.
@@ -215,9 +215,9 @@ def test_chicken_foot_needs_three_tiles_on_a_double():
 
 
 def test_a_first_turn_line_through_a_chicken_foot_double_stays_one_line():
-    # RULES.md 3, `first_turn: train`: "as many tiles as it wants on its own train as one
-    # connected line"; with 000's chicken-foot variation a double in that line grows three
-    # ends, and the line goes on along one of them.
+    # docs/rules.md, "The options", `first_turn: train`: "as many tiles as it likes on its own
+    # train, as one connected line"; with the Persian text's chicken-foot variation a double in that
+    # line grows three ends, and the line goes on along one of them.
     hands = ["9-5 5-5 5-1 5-2 1-0 8-8", "9-3 5-3 6-6"]
     foot = Options.preset("tournament", chicken_foot=True)
     state = run(start(foot, hands, "7-7 7-0", starter=0), "0 play 9-5 on 0", "0 play 5-5 on 0")
@@ -356,7 +356,8 @@ def test_first_turn_draw_decides_whether_a_seat_unable_to_start_draws(preset, fi
     state = run(start(options, hands, f"{engine}-1 6-6"), lead, "0 pass")
     assert state.turn == 1
     if first_turn_draw:
-        # 000: "players unable to start their train must draw"; the drawn tile may start it.
+        # the Persian text: "players unable to start their train must draw"; the drawn tile may
+        # start it.
         assert move("1 pass") not in legal_actions(state)
         with pytest.raises(IllegalMove, match="Draw a tile before passing"):
             apply(state, move("1 pass"))
@@ -365,7 +366,8 @@ def test_first_turn_draw_decides_whether_a_seat_unable_to_start_draws(preset, fi
         started = run(drawn, f"1 play {engine}-1 on 1")
         assert train_tiles(started, 1) == [f"{engine}-1"]
     else:
-        # 002: "they do not draw from the boneyard"; 003: the player stops.
+        # the Lithuanian text: "they do not draw from the boneyard"; the Greek text: the player
+        # stops.
         assert [str(a) for a in legal_actions(state)] == [str(move("1 pass"))]
         with pytest.raises(IllegalMove, match="does not draw"):
             apply(state, move("1 draw"))
@@ -413,8 +415,8 @@ def test_satisfying_a_double_on_a_first_turn_leaves_the_duty_to_start_the_train(
 ):
     state = _satisfied_on_first_turn(preset, first_turn_draw)
     if first_turn_draw:
-        # 000 "players unable to start their train must draw": the tile laid on the double
-        # does not use up that draw, and the seat may not stop before it.
+        # the Persian text "players unable to start their train must draw": the tile laid on the
+        # double does not use up that draw, and the seat may not stop before it.
         assert move("1 draw") in legal_actions(state)
         assert move("1 pass") not in legal_actions(state)
         with pytest.raises(IllegalMove, match="Draw a tile before passing"):
@@ -426,8 +428,8 @@ def test_satisfying_a_double_on_a_first_turn_leaves_the_duty_to_start_the_train(
         passed = run(started, "1 pass")
         assert passed.turn == 0 and not passed.trains[1].open
     else:
-        # 002: a seat that cannot start its train on its first turn puts its marker up and
-        # does not draw, though it laid a tile on the double.
+        # the Lithuanian text: a seat that cannot start its train on its first turn puts its marker
+        # up and does not draw, though it laid a tile on the double.
         assert [str(a) for a in legal_actions(state)] == [str(move("1 pass"))]
         with pytest.raises(IllegalMove, match="does not draw") as refused:
             apply(state, move("1 draw"))
@@ -556,7 +558,7 @@ def test_a_broken_deal_override_is_never_listed_as_supported():
 
 def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
     # Seat 0 draws the last tile, 5-0, which plays, and keeps it: it can still play, so
-    # seat 1's pass does not make every seat pass in a row (RULES.md 2.10).
+    # seat 1's pass does not make every seat pass in a row (docs/rules.md, core rule 10).
     state = start("classic", ["9-9 9-5 8-1", "9-4 3-2"], "5-0")
     state = run(state, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass",
                 "0 draw", "0 pass", "1 pass")  # fmt: skip
@@ -570,10 +572,10 @@ def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
 
 
 # ---- core rule 9 over drawn_tile ------------------------------------------------------
-# RULES.md 2 rule 9: a seat owing a double left by an earlier turn "plays the drawn tile
-# on the double if it fits"; 002:43 "Tai turi būti daroma" (it must be done), 003:12
-# "απαιτείται να τοποθετήσει μια πέτρα στο διπλασιασμό" (he is required to lay a stone on
-# the double). `drawn_tile: may_play` governs every other drawn tile.
+# docs/rules.md, core rule 9: a seat owing a double left by an earlier turn "lays the drawn tile on
+# the double if it fits"; the Lithuanian text "Tai turi būti daroma" (it must be done), the Greek
+# text "απαιτείται να τοποθετήσει μια πέτρα στο διπλασιασμό" (he is required to lay a stone on the
+# double). `drawn_tile: may_play` governs every other drawn tile.
 
 
 @pytest.mark.parametrize(

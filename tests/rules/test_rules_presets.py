@@ -1,4 +1,4 @@
-"""The five presets of RULES.md section 5, their deal tables (section 4) and BadDeal."""
+"""The five presets of docs/rules.md, "The presets", their deal tables (section 4) and BadDeal."""
 
 import pytest
 

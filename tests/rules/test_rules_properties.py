@@ -175,7 +175,7 @@ def test_an_open_hands_round_replays_through_every_state(rules_index, move_seed)
 @SETTINGS
 @given(games)
 def test_a_pass_written_after_each_draw_that_ended_a_turn_changes_nothing(game):
-    # DESIGN.md: "drew, passed" and "drew" replay to the same state.
+    # docs/records.md: "drew, passed" and "drew" replay to the same state.
     options, players, actions, states = _game(*game)
     written: list[Action] = []
     for before, action, after in zip(states[:-1], actions, states[1:], strict=True):
@@ -194,9 +194,9 @@ def test_a_pass_written_after_each_draw_that_ended_a_turn_changes_nothing(game):
 
 def _ends_open_to(state: State, seat: int) -> set[int]:
     """The numbers `seat` could lay on at the start of a turn of its own (worked out
-    here, not by the engine): any end, when a double bars every train, can be only its."""
+    here, not by the engine): while doubles bar every train, only the first to satisfy."""
     if state.pending_doubles and state.options.open_double_blocks:
-        return {tile.high for _, tile in state.pending_doubles}
+        return {state.pending_doubles[0][1].high}
     ends: set[int] = set()
     for train_id, train in state.trains.items():
         if train_id in (seat, MEXICAN) or train.open:

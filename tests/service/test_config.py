@@ -174,7 +174,7 @@ THREE_SEATS = "[[seats]]" + "[[seats]]".join(SEATS.split("[[seats]]")[1:4])
 
 
 def test_hand_size_makes_a_house_rule_for_a_seat_count_the_table_lacks(tmp_path, capsys):
-    # RULES.md section 4: three players of classic on a double-12 set, 14 tiles each.
+    # docs/rules.md, "Deals": three players of classic on a double-12 set, 14 tiles each.
     path = write(tmp_path, THREE_SEATS + '[rules]\npreset = "classic"\nset = 12\nhand_size = 14\n')
     config = load_config(path)
     assert config.rules == {"preset": "classic", "set": 12, "hand_size": 14}
@@ -189,8 +189,8 @@ def test_hand_size_makes_a_house_rule_for_a_seat_count_the_table_lacks(tmp_path,
                  "7-8 players: double-12, 11 tiles."),
     ("set = 12\nhand_size = 31",
      "seats: 3 hands of 31 from a double-12 set leave no boneyard: 30 tiles per hand at most"),
-    ('hand_size = "many"', 'rules.hand_size: option hand_size does not take "many": it takes a '
-                           "whole number from 1 (left out: the deal table's)"),
+    ('hand_size = "many"',
+     'rules.hand_size: option hand_size does not take "many": it takes a whole number from 1'),
     ("rounds = 11", "rules.rounds: a double-9 set has 10 rounds at most, not 11"),
 ])  # fmt: skip
 def test_a_deal_rounds_or_hand_size_the_set_cannot_give_is_named(tmp_path, rules, said):

@@ -193,8 +193,8 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
 
 
 def test_under_classic_a_seat_that_cannot_start_its_train_passes_without_drawing(rig_factory):
-    # 002: a seat that cannot start its train on its first turn puts its marker up; "they
-    # do not draw from the boneyard" (`first_turn_draw` off).
+    # the Lithuanian text: a seat that cannot start its train on its first turn puts its marker up;
+    # "they do not draw from the boneyard" (`first_turn_draw` off).
     rig = rig_factory(rules="classic")
     rig.start(0, 1, 2, 3)
     rig.tap(2, "12-12")  # Cy holds the engine and leads

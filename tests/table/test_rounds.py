@@ -132,8 +132,8 @@ def test_the_holder_taps_the_engine_or_the_seats_hunt_for_it(rig_factory):
 def test_a_chicken_foot_grows_where_the_tapped_tile_fits(rig_factory):
     rig = rig_factory(rules={"preset": "tournament", "chicken_foot": True})
     rig.start(0, 1, 2, 3)
-    # Ana's first-turn line goes on along one branch of its 5-5 (RULES.md 3, "one connected
-    # line"); the next seats fill the other two, each on the empty branch it fits.
+    # Ana's first-turn line goes on along one branch of its 5-5 (docs/rules.md, "The options", "one
+    # connected line"); the next seats fill the other two, each on the empty branch it fits.
     for tile in ("12-5", "5-5", "5-1"):
         rig.tap(0, tile)
     rig.press(0, Button.PASS)
