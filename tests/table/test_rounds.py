@@ -137,11 +137,17 @@ def test_a_chicken_foot_grows_where_the_tapped_tile_fits(rig_factory):
     for tile in ("12-5", "5-5", "5-1"):
         rig.tap(0, tile)
     rig.press(0, Button.PASS)
+    # A first turn that laid its tile on the double cannot start its own train: under
+    # tournament it draws first, and its marker goes up.
     rig.tap(0, "5-2")
+    assert rig.press(1, Button.PASS)["rejection"]["text"] == "Draw a tile before passing."
+    rig.press(1)
     view = rig.press(1, Button.PASS)
     branches = view["trains"][0]["branches"]
     assert [b["tiles"] for b in branches] == [["5-1"], ["5-2"], []]
+    assert view["trains"][1]["open"]
     rig.tap(0, "5-3")
+    rig.press(2)
     rig.press(2, Button.PASS)
     rig.tap(3, "12-6")
     rig.press(3, Button.PASS)
