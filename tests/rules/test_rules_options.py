@@ -458,6 +458,18 @@ def test_a_first_turn_that_satisfied_a_double_may_decline_the_drawn_tile_marker_
     assert state.turn == 0 and state.trains[1].open and "9-1" in hand(state, 1)
 
 
+def test_a_draw_for_the_double_leaves_the_first_turn_draw_for_the_train():
+    # Seat 1 holds no 5: it draws for the double (core rule 9) and lays the drawn 5-1 on
+    # it; it still cannot start its train, and draws again, its first turn's draw.
+    state = run(start("tournament", ["9-5 5-5 9-8", "7-3 2-0"], "5-1 9-2 6-6"),
+                "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass", "1 draw", "1 play 5-1 on 0")
+    assert _pending(state) == [] and state.turn == 1
+    with pytest.raises(IllegalMove, match="Draw a tile before passing"):
+        apply(state, move("1 pass"))
+    started = run(state, "1 draw", "1 play 9-2 on 1", "1 pass")
+    assert train_tiles(started, 1) == ["9-2"] and not started.trains[1].open
+
+
 @pytest.mark.parametrize("preset", ["classic", "tournament"])
 def test_a_first_turn_that_satisfied_a_double_may_stop_though_it_could_start(preset):
     # Holding 9-3, seat 1 may start its line or stop after the double: a line stops at
