@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("firmware_py.record", "apply a game record and print the final state as JSON"),
     "simulate": ("firmware_py.bots", "play bot games and print a summary"),
     "check-config": ("firmware_py.config", "validate a configuration file"),
+    "rules": ("firmware_py.rulebook", "list the presets, or print one preset's options"),
     "games": ("firmware_py.journal_commands", "list the games kept in the journal"),
     "export": ("firmware_py.journal_commands", "write a journaled game as a game record"),
     "display": ("display.client", "show the table or wall screen"),

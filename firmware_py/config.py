@@ -450,8 +450,15 @@ class _Parser:
             return "classic", tuple(presets)
         try:
             parsed = Options.from_json(rules)
-        except BadOptions as err:
-            self.problem("rules", str(err))
+        except BadOptions:
+            # Each option on its own, so that every one at fault is named at its key.
+            for key, option in options.items():
+                if key == "preset":
+                    continue
+                try:
+                    Options.from_json({"preset": preset, key: option})
+                except BadOptions as err:
+                    self.problem(f"rules.{err.option or key}", str(err))
             return "classic", tuple(presets)
         try:
             if seat_count:

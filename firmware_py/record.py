@@ -1,4 +1,4 @@
-"""Game records (DESIGN.md, "The game record"): read, replay, write; `roundhouse replay`.
+"""Game records (docs/records.md): read, replay, write; `roundhouse replay`.
 
 A record is checked whole before anything is applied, so a file that is not a record
 is refused in one line naming where it goes wrong (exit status 2), and a record whose
@@ -346,7 +346,7 @@ def replay(record: Record, keep_states: bool = False) -> Replay:
         for j, move in enumerate(rnd.moves):
             if type(move) is Pass and move.seat == ended_turn:
                 # "Drew, passed": the rules already ended the turn; the PASS written after
-                # it, as people write a game down, changes nothing (DESIGN.md).
+                # it, as people write a game down, changes nothing (docs/records.md).
                 ended_turn = None
                 if keep_states:
                     result.states.append(state)
@@ -371,7 +371,7 @@ def _turn_ended_by_rules(before: State, move: Action, after: State) -> int | Non
     """The seat whose turn the rules ended by themselves where a record may still write
     its PASS: a draw that cannot be played (known hands, or a named draw), or the last
     tile of a `train` first turn's line, which ends with PASS when the seat has tiles
-    left (DESIGN.md, "drew, passed"); else None."""
+    left (docs/records.md, "drew, passed"); else None."""
     if isinstance(move, Draw):
         if not before.engine_laid:
             return None

@@ -71,7 +71,7 @@ FIND_ENGINE = say("prompt.find_engine", "{seat}: press DRAW to look for the {til
 SATISFY = say("prompt.satisfy", "{seat}: satisfy the {tile} on {train}")
 DRAWN = say("prompt.drawn", "{seat}: play the drawn tile or PASS")
 # A seat that cannot start its first-turn train draws once under `first_turn_draw`, and
-# otherwise passes at once (RULES.md section 3): the prompt says which.
+# otherwise passes at once (docs/rules.md, "The options"): the prompt says which.
 LAY_TRAIN_OR_DRAW = say(
     "prompt.lay_train_or_draw", "{seat}: lay your train, then PASS (or DRAW if you cannot start it)"
 )

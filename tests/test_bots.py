@@ -119,7 +119,7 @@ def test_it_satisfies_a_double_with_a_tile_its_plan_can_spare() -> None:
 
 @pytest.mark.parametrize("bot", [GreedyBot(), RandomBot()])
 def test_a_bot_lays_a_drawn_tile_that_satisfies_the_double_it_owes(bot) -> None:
-    # RULES.md 2 rule 9: seat 1 owes seat 0's 5-5, draws 5-1, which satisfies it; the
+    # docs/rules.md, core rule 9: seat 1 owes seat 0's 5-5, draws 5-1, which satisfies it; the
     # PASS that `drawn_tile: may_play` would allow is refused, so no bot tries it.
     state = start("classic", ["9-9 9-5 5-5 8-0", "9-3 3-2 7-1"], "5-1 6-6")
     state = apply(apply(apply(state, Play(0, Tile(9, 5), 0)), Play(0, Tile(5, 5), 0)), Pass(0))

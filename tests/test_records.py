@@ -1,15 +1,15 @@
 """Hand-made game records replayed through the real `roundhouse replay` command.
 
-Every `tests/records/NAME.json` sits next to `NAME.expected.json`: the output DESIGN.md
-specifies for it, worked out move by move from the rule texts (tests/records/README.md
-says which seed lines each record follows). The comparison is field by field:
+Every `tests/records/NAME.json` sits next to `NAME.expected.json`: the output
+docs/records.md specifies for it, worked out move by move from the rule texts
+(tests/records/README.md says which text each record follows). The comparison is field by field:
 
 - exit status 0 when `error` is null, 1 when a move is rejected;
 - `error.move`, `error.round` and `error.code` exactly, `error.reason` only as a
   non-empty sentence;
-- `hands` per seat as a multiset of tiles (DESIGN.md fixes how a tile is written in a
-  hand, high first, but not the order of a hand's tiles), or a count for open hands;
-- everything else exactly, and no field beyond DESIGN.md's.
+- `hands` per seat as a multiset of tiles (docs/records.md fixes how a tile is written
+  in a hand, high first, but not the order of a hand's tiles), or a count for open hands;
+- everything else exactly, and no field beyond docs/records.md's.
 
 `tests/records/bad/` holds files that are not valid records: exit status 2 and one line
 on stderr naming what is wrong, never a traceback.

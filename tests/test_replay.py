@@ -286,7 +286,7 @@ def test_any_damaged_record_is_refused_as_a_record_error_never_a_crash(place, va
 
 
 def test_a_held_engine_in_no_hand_nor_boneyard_is_already_in_the_hub(tmp_path: Path) -> None:
-    # DESIGN.md's own example: classic (engine held) with the 12-12 in no hand. The record
+    # docs/records.md's own example: classic (engine held) with the 12-12 in no hand. The record
     # describes a position: the engine lies in the hub and the starter leads.
     record = {
         "format": "roundhouse/1",
@@ -363,10 +363,10 @@ def test_only_the_seat_that_drew_and_only_once_may_write_the_pass():
 
 @pytest.mark.parametrize("preset", ["classic", "tournament"])
 def test_a_pass_after_a_first_turn_line_that_went_out_changes_nothing(preset):
-    # A first-turn train ends with PASS; a seat whose line empties its hand has its turn
-    # ended by the rules (classic: the others still take their first turn, 002 "the round
-    # ends when every player has had one turn"; tournament: the round ends, 000 "when any
-    # player plays the last domino in his hand"), and the PASS written after it is no move.
+    # A first-turn train ends with PASS; a seat whose line empties its hand has its turn ended by
+    # the rules (classic: the others still take their first turn, the Lithuanian text "the round
+    # ends when every player has had one turn"; tournament: the round ends, the Persian text "when
+    # any player plays the last domino in his hand"), and the PASS written after it is no move.
     moves = [{"seat": 0, "play": "9-5", "on": 0}, {"seat": 0, "play": "5-3", "on": 0},
              {"seat": 0, "pass": True}]
     hands = [["9-5", "5-3"], ["9-4", "4-1"]]

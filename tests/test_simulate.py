@@ -78,7 +78,8 @@ def test_the_record_of_the_last_game_replays_to_its_final_state(
         (["--games", "1", "--players", "4", "--rules", "hub", "--colour", "red"], "--colour"),
         (["--games", "1", "--players", "3", "--rules", "classic", "--hand-size", "0"],
          "--hand-size must be at least 1"),
-        (["--games", "1", "--players", "3", "--rules", "classic", "--set", "7"], "set takes"),
+        (["--games", "1", "--players", "3", "--rules", "classic", "--set", "7"],
+         "set does not take 7"),
         (["--games", "1", "--players", "3", "--rules", "classic", "--set", "12",
           "--hand-size", "31"], "30 tiles per hand at most"),
     ],
@@ -111,7 +112,7 @@ def test_a_record_that_cannot_be_written_is_refused(
 def test_hand_size_and_set_make_a_house_rule_the_deal_table_lacks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # RULES.md section 4: three players of classic on a double-12 set, 14 tiles each.
+    # docs/rules.md, "Deals": three players of classic on a double-12 set, 14 tiles each.
     path = tmp_path / "three.json"
     args = ["--games", "1", "--players", "3", "--rules", "classic", "--rounds", "1",
             "--set", "12", "--hand-size", "14", "--record", str(path)]  # fmt: skip

@@ -89,9 +89,9 @@ class Auditor:
         assert total + len(out_of_play) == len(self.full)
 
     def check_duty(self, before: State, action: Action, after: State) -> None:
-        """RULES.md 2 rule 9 over `drawn_tile`: a seat that owes a double left by an
-        earlier turn never passes keeping a drawn tile that satisfies it (002:43 "Tai turi
-        būti daroma", it must be done)."""
+        """docs/rules.md, core rule 9 over `drawn_tile`: a seat that owes a double left by an
+        earlier turn never passes keeping a drawn tile that satisfies it (the Lithuanian
+        text "Tai turi būti daroma", it must be done)."""
         if isinstance(action, Pass) and self.owed is not None and self.drawn is not None:
             assert not self.drawn.matches(self.owed.high), (
                 f"seat {action.seat} kept the {self.drawn} it drew and passed on {self.owed}"
@@ -128,8 +128,8 @@ class Auditor:
 
 
     def check_blocked(self, s: State) -> None:
-        """RULES.md 2.10: a round is blocked only when no seat can play (with `must_play`,
-        no seat passes while it could)."""
+        """docs/rules.md, core rule 10: a round is blocked only when no seat can play (with
+        `must_play`, no seat passes while it could)."""
         assert s.boneyard_count == 0
         pending = s.pending_doubles
         for seat, hand in enumerate(s.hands):

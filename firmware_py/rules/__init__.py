@@ -1,6 +1,6 @@
 """The Mexican Train rules engine: pure Python, no I/O, no hardware, no pygame.
 
-docs/engine.md describes the interface; RULES.md the rules it implements.
+docs/engine.md describes the interface; docs/rules.md the rules it implements.
 """
 
 from firmware_py.rules.actions import (

@@ -70,7 +70,7 @@ def _tile_json(tile: Tile | None) -> str | None:
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
-    """The game-record form of an action (DESIGN.md, "Moves")."""
+    """The game-record form of an action (docs/records.md, "Moves")."""
     if isinstance(action, Play):
         out: dict[str, Any] = {"seat": action.seat, "play": str(action.tile), "on": action.train}
         if action.branch is not None:

@@ -123,6 +123,14 @@ def train_first_turn(s: Position, seat: int) -> bool:
     return not s._first[seat] and s.options.first_turn == "train"
 
 
+def line_unstarted(s: Position, seat: int) -> bool:
+    """Whether `seat`, on a `train` first turn, has laid tiles this turn but only on a
+    carried double, not yet its own line. A seat that then cannot start its train is as
+    one that laid nothing: it draws once under `first_turn_draw`, and its turn ends with
+    its marker up (satisfying a double uses up neither the draw nor the duty to start)."""
+    return s._laid > 0 and s._line is None and train_first_turn(s, seat)
+
+
 def first_own(s: Position) -> Pending:
     own = [p for p in s._pending if p.turn_no == s._turn_no]
     return own[-1] if s.options.doubles_order == "reverse" else own[0]
@@ -327,9 +335,11 @@ def draw_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not draw now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
     o = s.options
+    seat = s.turn
+    assert seat is not None
     if s._bcount == 0:
         return say_.BONEYARD_EMPTY
-    if s._laid and not s._owe:
+    if s._laid and not s._owe and not line_unstarted(s, seat):
         return say_.PLAYED_PASS
     known = s._drawn is not None or s._hands is not None
     if s._draws:
@@ -344,16 +354,18 @@ def draw_refusal(s: Position, plays: bool) -> str | None:
 
 def no_first_turn_draw(s: Position) -> bool:
     """Whether the seat to act is on a `train` first turn that may not draw to start its
-    train (`first_turn_draw` off: 002 "they do not draw from the boneyard"; 003). A
-    carried double is still owed a draw (rule 9 of the core)."""
+    train (`first_turn_draw` off: the Lithuanian text "they do not draw from the
+    boneyard"; the Greek text). A carried double is still owed a draw before the seat has
+    laid a tile (rule 9 of the core); once it has satisfied one, a draw could only be for
+    its own train, and there is none."""
     seat = s.turn
     assert seat is not None
     return (
         not s.options.first_turn_draw
         and train_first_turn(s, seat)
-        and not s._laid
+        and s._line is None
         and not s._draws
-        and carried_double(s) is None
+        and (s._laid > 0 or carried_double(s) is None)
     )
 
 
@@ -363,19 +375,27 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
     o = s.options
     seat = s.turn
     assert seat is not None
-    if s._laid and not s._owe and train_first_turn(s, seat):
-        return None
     known = s._drawn is not None or s._hands is not None
+    # A line may stop at any tile; a seat that satisfied a carried double and holds a tile
+    # to go on may stop too. One that cannot start its train is treated below as a seat
+    # that has laid nothing: it draws first under `first_turn_draw`.
+    if (
+        s._laid
+        and not s._owe
+        and train_first_turn(s, seat)
+        and (s._line is not None or (known and plays and not s._draws))
+    ):
+        return None
     if known and plays:
         # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
         if s._drawn is not None:
             if o.drawn_tile == "must_play":
                 return say_.MUST_PLAY_DRAWN
-            # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier
-            # turn lays a drawn tile that satisfies it (002:43 "Tai turi būti daroma", it
-            # must be done; 003:12 "απαιτείται να τοποθετήσει", he is required to lay).
-            # While such a double is owed the only ends open are its own, so a drawn tile
-            # that plays is one that satisfies it.
+            # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier turn lays a
+            # drawn tile that satisfies it (the Lithuanian text "Tai turi būti daroma", it must be
+            # done; the Greek text "απαιτείται να τοποθετήσει", he is required to lay). While such a
+            # double is owed the only ends open are its own, so a drawn tile that plays is one that
+            # satisfies it.
             if carried_double(s) is not None:
                 return say_.SATISFY_DRAWN
         elif o.must_play:

@@ -12,6 +12,7 @@ from firmware_py.rules.choices import (
     first_own,
     fitting_mask,
     held_mask,
+    line_unstarted,
     not_in_play,
     pass_refusal,
     play_count,
@@ -191,15 +192,16 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     n._passes = 0
     n._laid = s._laid + 1
     train_first = train_first_turn(s, seat)
-    # A first-turn train owes nothing for its doubles (002: follow-ups from the second turn).
+    # A first-turn train owes nothing for its doubles (the Lithuanian text: follow-ups from the
+    # second turn).
     owe = n._owe = double and not train_first
     n._draws = 0
     n._drawn = None
     if train_first and why != "double":
         if s._line is None:
             n._line = index
-        # The line goes on from its last tile; a chicken-foot double grows three ends and
-        # the line takes one of them (RULES.md 3, `first_turn`: "one connected line").
+        # The line goes on from its last tile; a chicken-foot double grows three ends and the line
+        # takes one of them (docs/rules.md, "The options", `first_turn`: "one connected line").
         n._line_ends = tuple((*path, k) for k in range(3)) if double and o.chicken_foot else (path,)
     if not left:
         if owe and not o.last_double_ends_round:
@@ -267,9 +269,26 @@ def _end_turn(n: Draft, marker_up: bool) -> Draft:
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):
         return finish_round(n, blocked=False)
-    if n._passes >= n.players:
+    if n._passes >= n.players and not _someone_can_play(n):
         return finish_round(n, blocked=True)
     return n
+
+
+def _someone_can_play(n: Draft) -> bool:
+    """Whether a seat holds a tile it could lay on a turn of its own now. A run of turns
+    without a tile on an empty boneyard blocks the round only when none does (core rule
+    10): without `must_play` a seat may pass, or draw the last tile, while it holds one.
+    With open hands the table cannot see the hands, and the run of passes is its word."""
+    if n._hands is None:
+        return False
+    probe = n.draft()
+    for seat in range(n.players):
+        if n._masks[seat]:
+            probe.turn = seat
+            probe._memo.forget()
+            if play_count(probe):
+                return True
+    return False
 
 
 def _draw(s: Position, a: Draw) -> Draft:
@@ -372,13 +391,19 @@ def _pass(s: Position, a: Pass) -> Draft:
     # A seat that keeps a drawn tile it may play (`drawn_tile: may_play`) can still play:
     # its pass does not count towards a blocked round.
     declined = plays and s._draws > 0 and s.options.drawn_tile == "may_play"
-    return _pass_effects(n, seat, declined)
+    # A first-turn seat that satisfied a carried double and could go on but stops there
+    # has not shown it cannot start its train: no marker.
+    stopped = line_unstarted(s, seat) and plays and not s._draws and s._hands is not None
+    return _pass_effects(n, seat, declined, not stopped)
 
 
-def _pass_effects(n: Draft, seat: int, can_play: bool = False) -> Draft:
+def _pass_effects(n: Draft, seat: int, can_play: bool = False, unstarted: bool = True) -> Draft:
     """End the turn of `seat` without a further tile (after a draw, or PASS); `can_play`:
-    it keeps a tile it could have laid."""
-    marker_up = not n._laid or n._owe
+    it keeps a tile it could have laid; `unstarted`: a first turn that laid tiles only on
+    a carried double ends here because the seat could not start its train."""
+    # The marker goes up on a turn without a tile, a double left unfollowed, and a `train`
+    # first turn that could not start the seat's own train, whatever it laid elsewhere.
+    marker_up = not n._laid or n._owe or (unstarted and line_unstarted(n, seat))
     if n._laid or n._bcount or can_play:
         n._passes = 0
     elif marker_up and not n._trains[seat].open and _opens_a_play(n, seat):
@@ -393,7 +418,7 @@ def _pass_effects(n: Draft, seat: int, can_play: bool = False) -> Draft:
 def _opens_a_play(n: Draft, seat: int) -> bool:
     """Whether the train `seat`'s marker is about to open ends in a number that a seat
     which passed before it, in this run of passes, holds or may hold: the round is not
-    blocked while a seat can still play (RULES.md core rule 10). With open hands a seat
+    blocked while a seat can still play (docs/rules.md, core rule 10). With open hands a seat
     may hold any tile not seen elsewhere, except those it showed it lacks by passing on
     them under `must_play`. A pending double that blocks every train opens nothing."""
     if n._pending and n.options.open_double_blocks:

@@ -41,7 +41,12 @@ class BadTile(RulesError):
 
 
 class BadOptions(RulesError):
-    """An unknown preset or option, or a value an option does not take."""
+    """An unknown preset or option, or a value an option does not take; `option` names the
+    option at fault, when one is."""
+
+    def __init__(self, text: str, option: str | None = None) -> None:
+        super().__init__(text)
+        self.option = option
 
 
 class BadDeal(RulesError):

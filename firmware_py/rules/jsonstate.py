@@ -1,4 +1,4 @@
-"""A state as the JSON object `roundhouse replay` prints (DESIGN.md, the game record)."""
+"""A state as the JSON object `roundhouse replay` prints (docs/records.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Rule options (RULES.md section 3) and the five presets (section 5), each written once."""
+"""The rule options and the five presets, each written once (docs/rules.md says what each
+option decides and which rule text each preset follows)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def _rows(players: range, set_size: int, hand: int) -> tuple[DealRow, ...]:
 
 @dataclass(frozen=True)
 class Options:
-    """One complete rule set; see RULES.md section 3 for what each option decides."""
+    """One complete rule set; docs/rules.md says what each option decides."""
 
     deal: tuple[DealRow, ...]
     set: int | None = None
@@ -77,24 +78,22 @@ class Options:
             value = getattr(self, key)
             # (By type too: 12.0 == 12 and False == 0, but neither is a set or a score.)
             if not any(value == v and type(value) is type(v) for v in values):
-                raise BadOptions(_expected(key, value, values))
+                raise _bad(key, value)
         for key in _BOOLS:
             value = getattr(self, key)
             if not isinstance(value, bool):
-                raise BadOptions(f"option {key} takes true or false, got {quoted(value)}")
-        for key in ("rounds", "doubles_per_turn", "hand_size"):
+                raise _bad(key, value)
+        for key in _COUNTS:
             value = getattr(self, key)
             if value is not None and (
                 not isinstance(value, int) or isinstance(value, bool) or value < 1
             ):
-                raise BadOptions(f"option {key} takes a whole number from 1, got {quoted(value)}")
+                raise _bad(key, value)
         if not isinstance(self.tie_break, tuple) or any(
             t not in TIE_BREAKS for t in self.tie_break
         ):
             got = list(self.tie_break) if isinstance(self.tie_break, tuple) else self.tie_break
-            raise BadOptions(
-                f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, got {quoted(got)}"
-            )
+            raise _bad("tie_break", got)
         for row in self.deal:
             if (
                 len(row) != 3
@@ -103,10 +102,7 @@ class Options:
                 or row[1] not in SET_SIZES
                 or row[2] < 1
             ):
-                raise BadOptions(
-                    "option deal takes rows of players -> [set, tiles per hand] "
-                    f"with sets {', '.join(map(str, SET_SIZES))}, got {quoted(list(row))}"
-                )
+                raise _bad("deal", list(row))
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> Options:
@@ -117,7 +113,8 @@ class Options:
         if unknown:
             raise BadOptions(
                 f"unknown option {quoted(sorted(unknown)[0])}; "
-                f"options are {', '.join(OPTION_NAMES)}"
+                f"options are {', '.join(OPTION_NAMES)}",
+                sorted(unknown)[0],
             )
         return dataclasses.replace(PRESETS[name], **overrides)
 
@@ -133,10 +130,7 @@ class Options:
         overrides = {k: v for k, v in obj.items() if k != "preset"}
         if "tie_break" in overrides:
             if not isinstance(overrides["tie_break"], list):
-                raise BadOptions(
-                    f"option tie_break takes a list of {', '.join(TIE_BREAKS)}, "
-                    f"got {quoted(overrides['tie_break'])}"
-                )
+                raise _bad("tie_break", overrides["tie_break"])
             overrides["tie_break"] = tuple(overrides["tie_break"])
         if "deal" in overrides:
             overrides["deal"] = _deal_from_json(obj["preset"], overrides["deal"])
@@ -183,7 +177,7 @@ class Options:
     def deal_for(self, players: int) -> tuple[int, int]:
         """(set, tiles per hand) the engine deals for this many players; `BadDeal` says
         what is supported. `hand_size` overrides the table's count; with `set` too, any
-        player count 2-14 whose deal leaves a boneyard is dealt (RULES.md section 4)."""
+        player count 2-14 whose deal leaves a boneyard is dealt (docs/rules.md, "Deals")."""
         rows = [r for r in self.deal if r[0] == players]
         if self.set is not None:
             rows = [r for r in rows if r[1] == self.set]
@@ -244,9 +238,39 @@ def _span(players: list[int]) -> str:
     return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
-def _expected(key: str, value: Any, values: tuple[Any, ...]) -> str:
-    shown = ", ".join("none" if v is None else str(v) for v in values)
-    return f"option {key} takes {shown}, got {quoted(value)}"
+_COUNTS = ("rounds", "doubles_per_turn", "hand_size")
+
+
+def option_values(key: str) -> str:
+    """What option `key` takes, as a configuration or a record writes it."""
+    if key in _CHOICES:
+        shown = [str(v) for v in _CHOICES[key] if v is not None]
+        return ", ".join(shown[:-1]) + " or " + shown[-1]
+    if key in _BOOLS:
+        return "true or false"
+    if key in _COUNTS:
+        return "a whole number from 1"
+    if key == "tie_break":
+        return f"a list of {' and '.join(TIE_BREAKS)}, tried in order (empty: a shared place)"
+    if key == "deal":
+        return 'a table of player counts, each [set, tiles per hand], e.g. {"4": [12, 10]}'
+    raise KeyError(key)
+
+
+# What an option that may be left out means then.
+LEFT_OUT: Mapping[str, str] = {
+    "set": "the deal table's set",
+    "rounds": "one round per number of the set",
+    "doubles_per_turn": "no limit",
+    "hand_size": "the deal table's",
+}
+
+
+def _bad(key: str, value: Any) -> BadOptions:
+    """The value `value` of option `key` is not one it takes: say so, and what it takes."""
+    return BadOptions(
+        f"option {key} does not take {quoted(value)}: it takes {option_values(key)}", key
+    )
 
 
 def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
@@ -255,7 +279,7 @@ def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
         raise BadOptions(f'unknown preset "{preset}"; presets are {", ".join(PRESETS)}')
     usage = 'option deal takes {"PLAYERS": [SET, TILES PER HAND] or a list of them, ...}'
     if not isinstance(obj, Mapping):
-        raise BadOptions(usage)
+        raise BadOptions(usage, "deal")
     rows: list[DealRow] = []
     for key, value in obj.items():
         choices = (
@@ -268,7 +292,7 @@ def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
                 or len(choice) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in choice)
             ):
-                raise BadOptions(f"{usage}, got {quoted(key)}: {quoted(value)}")
+                raise BadOptions(f"{usage}, not {quoted(key)}: {quoted(value)}", "deal")
             rows.append((int(key), choice[0], choice[1]))
     replaced = {r[0] for r in rows}
     return tuple(rows) + tuple(r for r in PRESETS[preset].deal if r[0] not in replaced)
@@ -285,7 +309,7 @@ def _deal_to_json(deal: tuple[DealRow, ...], base: tuple[DealRow, ...]) -> dict[
 
 
 PRESETS: Mapping[str, Options] = {
-    # Seed 002.
+    # The Lithuanian text.
     "classic": Options(
         name="classic",
         deal=_rows(range(2, 4), 9, 15)
@@ -294,11 +318,12 @@ PRESETS: Mapping[str, Options] = {
         + _rows(range(7, 9), 12, 11)
         + _rows(range(9, 13), 15, 11)
         + _rows(range(13, 15), 18, 11)
-        # 002 allows double-6, 7 tiles "with two or four players"; four would empty the set.
+        # The Lithuanian text allows double-6, 7 tiles "with two or four players"; four
+        # hands would empty the set.
         + _rows(range(2, 4), 6, 7),
         engine="holder",
         first_turn="train",
-        # 002: a seat that cannot start "does not draw from the boneyard".
+        # A seat that cannot start "does not draw from the boneyard".
         first_turn_draw=False,
         first_turn_elsewhere=False,
         first_turn_out_waits=True,
@@ -309,7 +334,7 @@ PRESETS: Mapping[str, Options] = {
         double_blank=50,
         tie_break=("zero_rounds", "lowest_round"),
     ),
-    # Seed 000.
+    # The Persian text.
     "tournament": Options(
         name="tournament",
         deal=_rows(range(2, 4), 9, 8)
@@ -320,7 +345,7 @@ PRESETS: Mapping[str, Options] = {
         engine="set_aside",
         starter="chosen",
         first_turn="train",
-        # 000: "players unable to start their train must draw".
+        # "Players unable to start their train must draw".
         first_turn_draw=True,
         first_turn_elsewhere=False,
         double_follow="anywhere",
@@ -329,7 +354,7 @@ PRESETS: Mapping[str, Options] = {
         last_double_ends_round=True,
         double_blank=0,
     ),
-    # Seed 001.
+    # The Arabic text.
     "family": Options(
         name="family",
         deal=_rows(range(2, 7), 12, 12) + _rows(range(7, 9), 12, 10) + _rows(range(9, 11), 12, 8),
@@ -343,7 +368,7 @@ PRESETS: Mapping[str, Options] = {
         last_double_ends_round=True,
         double_blank=0,
     ),
-    # Seed 003.
+    # The Greek text.
     "simple": Options(
         name="simple",
         deal=_rows(range(4, 5), 12, 15)
@@ -352,7 +377,7 @@ PRESETS: Mapping[str, Options] = {
         + _rows(range(9, 11), 12, 8),
         engine="holder",
         first_turn="train",
-        # 003: a player "is forced to stop when he cannot lay on his own train".
+        # A player "is forced to stop when he cannot lay on his own train".
         first_turn_draw=False,
         double_follow="anywhere",
         drawn_tile="may_play",
@@ -360,7 +385,8 @@ PRESETS: Mapping[str, Options] = {
         last_double_ends_round=True,
         double_blank=0,
     ),
-    # Seed 004; for 9-12 players it names double-15 or -18 but no count: 002's counts.
+    # The Telugu text; for 9-12 players it names double-15 or -18 but no count: the
+    # Lithuanian text's counts.
     "hub": Options(
         name="hub",
         deal=(
@@ -383,4 +409,14 @@ PRESETS: Mapping[str, Options] = {
         one_tile_alert=True,
         double_blank=50,
     ),
+}
+
+
+# The rule text each preset follows (docs/rules.md, "The presets").
+PRESET_TEXTS: Mapping[str, str] = {
+    "classic": "the Lithuanian text",
+    "tournament": "the Persian text",
+    "family": "the Arabic text",
+    "simple": "the Greek text",
+    "hub": "the Telugu text",
 }

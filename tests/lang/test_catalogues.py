@@ -73,7 +73,7 @@ def test_numbers_use_the_languages_digits_and_tiles_keep_their_pips():
     assert render.direction("te") == "ltr"
 
 
-# The game's words as the seed texts in shared/seeds/ use them (docs/languages.md).
+# The game's words as the rule texts use them (docs/languages.md, "The game's words").
 TERMS = {
     "fa": {"train.mexican": "قطار مکزیکی", "rules.boneyard_empty": "توده",
            "prompt.satisfy": "دوبل", "alert.marker_out": "نشانگر", "screen.engine": "موتور"},

@@ -1,4 +1,4 @@
-"""The common core of RULES.md section 2 and the details of section 6."""
+"""The common core of docs/rules.md, "The common core" and the details of section 6."""
 
 import pytest
 from rules_helpers import hand, house, move, run, start, tiles, train_tiles

@@ -109,8 +109,8 @@ def test_a_tile_drawn_unseen_may_be_the_one_a_seat_lacked():
 
 
 def test_a_named_draw_that_satisfies_a_carried_double_must_be_laid_but_an_unseen_one_is_trusted():
-    # RULES.md 2 rule 9 (002:43 "Tai turi būti daroma", it must be done): seat 0 lays
-    # 5-5 and follows up on the Mexican train, leaving 5-5 to seat 1.
+    # docs/rules.md, core rule 9 (the Lithuanian text "Tai turi būti daroma", it must be done): seat
+    # 0 lays 5-5 and follows up on the Mexican train, leaving 5-5 to seat 1.
     state = run(_open(hands=(5, 5)), "0 play 9-5 on 0", "1 play 9-1 on 1",
                 "0 play 5-5 on 0", "0 play 9-3 on mexican")  # fmt: skip
     named = run(state, "1 draw 5-2")

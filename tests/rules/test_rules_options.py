@@ -1,4 +1,4 @@
-"""Every option of RULES.md section 3 changes what the engine does.
+"""Every option of docs/rules.md, "The options" changes what the engine does.
 
 Each test plays the same position under two values of one option and checks the
 difference a player would notice; ignoring the option would make one half fail.
@@ -215,9 +215,9 @@ def test_chicken_foot_needs_three_tiles_on_a_double():
 
 
 def test_a_first_turn_line_through_a_chicken_foot_double_stays_one_line():
-    # RULES.md 3, `first_turn: train`: "as many tiles as it wants on its own train as one
-    # connected line"; with 000's chicken-foot variation a double in that line grows three
-    # ends, and the line goes on along one of them.
+    # docs/rules.md, "The options", `first_turn: train`: "as many tiles as it likes on its own
+    # train, as one connected line"; with the Persian text's chicken-foot variation a double in that
+    # line grows three ends, and the line goes on along one of them.
     hands = ["9-5 5-5 5-1 5-2 1-0 8-8", "9-3 5-3 6-6"]
     foot = Options.preset("tournament", chicken_foot=True)
     state = run(start(foot, hands, "7-7 7-0", starter=0), "0 play 9-5 on 0", "0 play 5-5 on 0")
@@ -356,7 +356,8 @@ def test_first_turn_draw_decides_whether_a_seat_unable_to_start_draws(preset, fi
     state = run(start(options, hands, f"{engine}-1 6-6"), lead, "0 pass")
     assert state.turn == 1
     if first_turn_draw:
-        # 000: "players unable to start their train must draw"; the drawn tile may start it.
+        # the Persian text: "players unable to start their train must draw"; the drawn tile may
+        # start it.
         assert move("1 pass") not in legal_actions(state)
         with pytest.raises(IllegalMove, match="Draw a tile before passing"):
             apply(state, move("1 pass"))
@@ -365,7 +366,8 @@ def test_first_turn_draw_decides_whether_a_seat_unable_to_start_draws(preset, fi
         started = run(drawn, f"1 play {engine}-1 on 1")
         assert train_tiles(started, 1) == [f"{engine}-1"]
     else:
-        # 002: "they do not draw from the boneyard"; 003: the player stops.
+        # the Lithuanian text: "they do not draw from the boneyard"; the Greek text: the player
+        # stops.
         assert [str(a) for a in legal_actions(state)] == [str(move("1 pass"))]
         with pytest.raises(IllegalMove, match="does not draw"):
             apply(state, move("1 draw"))
@@ -393,6 +395,94 @@ def test_first_turn_draw_off_still_draws_for_a_carried_double():
         apply(state, move("1 pass"))
     satisfied = run(state, "1 draw", "1 play 5-1 on 0")
     assert _pending(satisfied) == [] and train_tiles(satisfied, 0)[-1] == "5-1"
+
+
+def _satisfied_on_first_turn(preset, first_turn_draw, boneyard="9-1 6-6"):
+    """Seat 0's first-turn line ends on 5-5; seat 1 satisfies it with 5-2 on its own first
+    turn and holds no 9 to start its own train."""
+    options = Options.preset(preset, first_turn_draw=first_turn_draw)
+    hands = ["9-9 9-5 5-5 9-8", "5-2 7-3"] if preset == "classic" else ["9-5 5-5 9-8", "5-2 7-3"]
+    state = run(start(options, hands, boneyard), "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass")
+    state = run(state, "1 play 5-2 on 0")
+    assert _pending(state) == [] and state.turn == 1
+    return state
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+@pytest.mark.parametrize("first_turn_draw", [True, False])
+def test_satisfying_a_double_on_a_first_turn_leaves_the_duty_to_start_the_train(
+    preset, first_turn_draw
+):
+    state = _satisfied_on_first_turn(preset, first_turn_draw)
+    if first_turn_draw:
+        # the Persian text "players unable to start their train must draw": the tile laid on the
+        # double does not use up that draw, and the seat may not stop before it.
+        assert move("1 draw") in legal_actions(state)
+        assert move("1 pass") not in legal_actions(state)
+        with pytest.raises(IllegalMove, match="Draw a tile before passing"):
+            apply(state, move("1 pass"))
+        drawn = run(state, "1 draw")
+        assert drawn.turn == 1 and "9-1" in hand(drawn, 1)
+        started = run(drawn, "1 play 9-1 on 1")
+        assert train_tiles(started, 1) == ["9-1"] and started.turn == 1  # the line goes on
+        passed = run(started, "1 pass")
+        assert passed.turn == 0 and not passed.trains[1].open
+    else:
+        # the Lithuanian text: a seat that cannot start its train on its first turn puts its marker
+        # up and does not draw, though it laid a tile on the double.
+        assert [str(a) for a in legal_actions(state)] == [str(move("1 pass"))]
+        with pytest.raises(IllegalMove, match="does not draw") as refused:
+            apply(state, move("1 draw"))
+        assert refused.value.code == "first_turn_no_draw"
+        passed = run(state, "1 pass")
+        assert passed.turn == 0 and passed.trains[1].open
+        assert passed.boneyard_count == 2 and hand(passed, 1) == ["7-3"]
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+def test_a_first_turn_that_satisfied_a_double_and_cannot_start_ends_with_the_marker_up(preset):
+    # The drawn tile does not start the train (tournament), or there is no draw (classic):
+    # either way the turn ends with seat 1's marker up.
+    state = _satisfied_on_first_turn(preset, preset == "tournament", boneyard="6-6 9-1")
+    # (Under tournament the drawn 6-6 plays nowhere: the turn ends by itself.)
+    state = run(state, "1 draw" if preset == "tournament" else "1 pass")
+    assert state.turn == 0 and state.trains[1].open and train_tiles(state, 1) == []
+    # The open train is anyone's to play on: seat 0 may now lay its 9-8 there.
+    assert move("0 play 9-8 on 1") in legal_actions(state)
+
+
+def test_a_first_turn_that_satisfied_a_double_may_decline_the_drawn_tile_marker_up():
+    # tournament's `drawn_tile: may_play`: the drawn 9-1 would start the train; kept, the
+    # train is not started and the marker goes up.
+    state = run(_satisfied_on_first_turn("tournament", True), "1 draw", "1 pass")
+    assert state.turn == 0 and state.trains[1].open and "9-1" in hand(state, 1)
+
+
+def test_a_draw_for_the_double_leaves_the_first_turn_draw_for_the_train():
+    # Seat 1 holds no 5: it draws for the double (core rule 9) and lays the drawn 5-1 on
+    # it; it still cannot start its train, and draws again, its first turn's draw.
+    state = run(start("tournament", ["9-5 5-5 9-8", "7-3 2-0"], "5-1 9-2 6-6"),
+                "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass", "1 draw", "1 play 5-1 on 0")
+    assert _pending(state) == [] and state.turn == 1
+    with pytest.raises(IllegalMove, match="Draw a tile before passing"):
+        apply(state, move("1 pass"))
+    started = run(state, "1 draw", "1 play 9-2 on 1", "1 pass")
+    assert train_tiles(started, 1) == ["9-2"] and not started.trains[1].open
+
+
+@pytest.mark.parametrize("preset", ["classic", "tournament"])
+def test_a_first_turn_that_satisfied_a_double_may_stop_though_it_could_start(preset):
+    # Holding 9-3, seat 1 may start its line or stop after the double: a line stops at
+    # will, and a seat that stops has not shown it cannot start (no marker, no draw).
+    options = Options.preset(preset)
+    hands = ["9-9 9-5 5-5 8-0", "5-2 9-3"] if preset == "classic" else ["9-5 5-5 8-0", "5-2 9-3"]
+    state = run(start(options, hands, "9-1 6-6"), "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass",
+                "1 play 5-2 on 0")  # fmt: skip
+    assert move("1 play 9-3 on 1") in legal_actions(state)
+    with pytest.raises(IllegalMove, match="may not draw"):
+        apply(state, move("1 draw"))
+    stopped = run(state, "1 pass")
+    assert stopped.turn == 0 and not stopped.trains[1].open
 
 
 @pytest.mark.parametrize("must_play", [True, False])
@@ -450,7 +540,7 @@ def test_hand_size_must_leave_a_boneyard_and_a_player_count_of_2_to_14():
 
 @pytest.mark.parametrize("value", [0, -1, True, 2.5, "12"])
 def test_hand_size_takes_a_whole_number(value):
-    with pytest.raises(BadOptions, match="option hand_size takes a whole number"):
+    with pytest.raises(BadOptions, match=r"option hand_size does not take .*: it takes a whole"):
         Options.preset("classic", hand_size=value)
 
 
@@ -480,7 +570,7 @@ def test_a_broken_deal_override_is_never_listed_as_supported():
 
 def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
     # Seat 0 draws the last tile, 5-0, which plays, and keeps it: it can still play, so
-    # seat 1's pass does not make every seat pass in a row (RULES.md 2.10).
+    # seat 1's pass does not make every seat pass in a row (docs/rules.md, core rule 10).
     state = start("classic", ["9-9 9-5 8-1", "9-4 3-2"], "5-0")
     state = run(state, "0 play 9-5 on 0", "0 pass", "1 play 9-4 on 1", "1 pass",
                 "0 draw", "0 pass", "1 pass")  # fmt: skip
@@ -494,10 +584,10 @@ def test_a_drawn_tile_kept_under_may_play_does_not_block_the_round():
 
 
 # ---- core rule 9 over drawn_tile ------------------------------------------------------
-# RULES.md 2 rule 9: a seat owing a double left by an earlier turn "plays the drawn tile
-# on the double if it fits"; 002:43 "Tai turi būti daroma" (it must be done), 003:12
-# "απαιτείται να τοποθετήσει μια πέτρα στο διπλασιασμό" (he is required to lay a stone on
-# the double). `drawn_tile: may_play` governs every other drawn tile.
+# docs/rules.md, core rule 9: a seat owing a double left by an earlier turn "lays the drawn tile on
+# the double if it fits"; the Lithuanian text "Tai turi būti daroma" (it must be done), the Greek
+# text "απαιτείται να τοποθετήσει μια πέτρα στο διπλασιασμό" (he is required to lay a stone on the
+# double). `drawn_tile: may_play` governs every other drawn tile.
 
 
 @pytest.mark.parametrize(
@@ -585,3 +675,37 @@ def test_the_drawn_tile_must_satisfy_the_double_owed_first(order):
             apply(drew, move("1 pass"))
         assert _pending(run(drew, "1 play 3-1 on mexican")) == ["5-5"]
 
+
+
+# ---- blocked rounds without must_play -------------------------------------------------
+
+
+def test_without_must_play_a_round_is_not_blocked_while_a_seat_can_still_play():
+    # Core rule 10: blocked only when the boneyard is empty and no seat can play. Seat 0
+    # passes holding 5-3, which fits its own train (the house rule lets it).
+    state = run(start(house(), ["9-5 5-3", "9-1 8-8"]), "0 play 9-5 on 0", "1 play 9-1 on 1")
+    state = run(state, "0 pass", "1 pass")
+    assert state.phase == "play" and not state.blocked and state.turn == 0
+    state = run(state, "0 pass", "1 pass", "0 pass")  # as often as it likes
+    assert state.phase == "play" and state.turn == 1
+    out = run(state, "1 pass", "0 play 5-3 on 0")
+    assert out.phase == "round_over" and not out.blocked and out.went_out == 0
+
+
+def test_without_must_play_drawing_the_last_tile_while_holding_a_play_blocks_nothing():
+    # Seat 0 draws the boneyard's last tile (6-6, which plays nowhere) though it holds 5-3.
+    state = run(start(house(), ["9-5 5-3", "9-1 8-8"], "6-6"), "0 play 9-5 on 0",
+                "1 play 9-1 on 1", "0 draw", "1 pass")  # fmt: skip
+    assert state.boneyard_count == 0 and state.phase == "play" and state.turn == 0
+    assert move("0 play 5-3 on 0") in legal_actions(state)
+
+
+def test_without_must_play_a_round_is_blocked_once_nobody_can_play():
+    state = run(start(house(), ["9-5 5-3 7-7", "9-1 8-8"]), "0 play 9-5 on 0",
+                "1 play 9-1 on 1", "0 pass", "1 pass", "0 play 5-3 on 0")  # fmt: skip
+    # Neither 7-7 nor 8-8 fits anywhere now: two passes in a row end the round, blocked.
+    state = run(state, "1 pass")
+    assert state.phase == "play"
+    blocked = run(state, "0 pass")
+    assert blocked.blocked and blocked.phase == "round_over"
+    assert blocked.scores[-1] == (14, 16)

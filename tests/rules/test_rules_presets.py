@@ -1,4 +1,4 @@
-"""The five presets of RULES.md section 5, their deal tables (section 4) and BadDeal."""
+"""The five presets of docs/rules.md, "The presets", their deal tables (section 4) and BadDeal."""
 
 import pytest
 
@@ -147,7 +147,7 @@ def test_the_deal_is_deterministic_and_follows_the_table():
 def test_unknown_preset_and_options_are_refused_with_what_is_allowed():
     with pytest.raises(BadOptions, match="classic, tournament, family, simple, hub"):
         Options.from_json("speedy")
-    with pytest.raises(BadOptions, match="double_follow takes anywhere, on_double"):
+    with pytest.raises(BadOptions, match='double_follow does not take "never": it takes anywhere'):
         Options.from_json({"preset": "classic", "double_follow": "never"})
     with pytest.raises(BadOptions, match='unknown option "colour"'):
         Options.from_json({"preset": "classic", "colour": "red"})

@@ -193,8 +193,8 @@ def test_the_public_view_is_json_and_shows_no_hand(rig_factory):
 
 
 def test_under_classic_a_seat_that_cannot_start_its_train_passes_without_drawing(rig_factory):
-    # 002: a seat that cannot start its train on its first turn puts its marker up; "they
-    # do not draw from the boneyard" (`first_turn_draw` off).
+    # the Lithuanian text: a seat that cannot start its train on its first turn puts its marker up;
+    # "they do not draw from the boneyard" (`first_turn_draw` off).
     rig = rig_factory(rules="classic")
     rig.start(0, 1, 2, 3)
     rig.tap(2, "12-12")  # Cy holds the engine and leads
@@ -212,3 +212,46 @@ def test_under_classic_a_seat_that_cannot_start_its_train_passes_without_drawing
     assert view["turn"] == 0 and view["boneyard"] == boneyard
     assert train(view, 3)["open"] and view["seats"][3]["marker_expected"]
     assert [e["action"] for e in rig.entries() if "action" in e][-1] == {"seat": 3, "pass": True}
+
+
+def test_a_first_turn_that_satisfied_a_double_is_told_to_draw_under_tournament(rig_factory):
+    # The Persian text: "players unable to start their train must draw"; the tile Cy lays
+    # on Bo's double does not use up that draw.
+    rig = started(rig_factory)
+    rig.tap(1, "12-5")
+    rig.tap(1, "5-5")
+    rig.press(1, Button.PASS)
+    view = rig.tap(1, "5-2")  # Cy satisfies the double on Bo's pad
+    assert view["turn"] == 2 and view["pending_doubles"] == []
+    assert view["prompt"] == "Cy: lay your train, then PASS (or DRAW if you cannot start it)"
+    view = rig.press(2, Button.PASS)
+    assert view["rejection"] == {"seat": 2, "text": "Draw a tile before passing."}
+    view = rig.press(2)  # DRAW
+    assert view["rejection"] is None and view["seats"][2]["hand"] == 12
+    assert view["prompt"] == "Cy: play the drawn tile or PASS"
+    view = rig.press(2, Button.PASS)
+    assert view["turn"] == 3 and train(view, 2)["open"]
+    assert "Cy: put your marker out" in view["alerts"]
+
+
+def test_a_first_turn_that_satisfied_a_double_is_told_to_pass_under_classic(rig_factory):
+    # The Lithuanian text: a seat that cannot start its train on its first turn puts its
+    # marker up and does not draw, though it laid a tile on the double.
+    rig = rig_factory(rules="classic")
+    rig.start(0, 1, 2, 3)
+    rig.tap(2, "12-12")  # Cy holds the engine and leads
+    rig.tap(2, "12-3")
+    rig.tap(2, "3-3")
+    rig.press(2, Button.PASS)
+    view = rig.tap(2, "3-1")  # Di satisfies the double on Cy's pad
+    assert view["turn"] == 3 and view["pending_doubles"] == []
+    assert view["prompt"] == "Di: lay your train, then PASS (at once if you cannot start it)"
+    boneyard = view["boneyard"]
+    view = rig.press(3)  # DRAW
+    assert view["rejection"] == {
+        "seat": 3,
+        "text": "A seat that cannot start its train on its first turn does not draw: press PASS.",
+    }
+    view = rig.press(3, Button.PASS)
+    assert view["turn"] == 0 and view["boneyard"] == boneyard
+    assert train(view, 3)["open"] and "Di: put your marker out" in view["alerts"]

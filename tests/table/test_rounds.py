@@ -132,16 +132,22 @@ def test_the_holder_taps_the_engine_or_the_seats_hunt_for_it(rig_factory):
 def test_a_chicken_foot_grows_where_the_tapped_tile_fits(rig_factory):
     rig = rig_factory(rules={"preset": "tournament", "chicken_foot": True})
     rig.start(0, 1, 2, 3)
-    # Ana's first-turn line goes on along one branch of its 5-5 (RULES.md 3, "one connected
-    # line"); the next seats fill the other two, each on the empty branch it fits.
+    # Ana's first-turn line goes on along one branch of its 5-5 (docs/rules.md, "The options", "one
+    # connected line"); the next seats fill the other two, each on the empty branch it fits.
     for tile in ("12-5", "5-5", "5-1"):
         rig.tap(0, tile)
     rig.press(0, Button.PASS)
+    # A first turn that laid its tile on the double cannot start its own train: under
+    # tournament it draws first, and its marker goes up.
     rig.tap(0, "5-2")
+    assert rig.press(1, Button.PASS)["rejection"]["text"] == "Draw a tile before passing."
+    rig.press(1)
     view = rig.press(1, Button.PASS)
     branches = view["trains"][0]["branches"]
     assert [b["tiles"] for b in branches] == [["5-1"], ["5-2"], []]
+    assert view["trains"][1]["open"]
     rig.tap(0, "5-3")
+    rig.press(2)
     rig.press(2, Button.PASS)
     rig.tap(3, "12-6")
     rig.press(3, Button.PASS)

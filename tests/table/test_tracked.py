@@ -126,8 +126,8 @@ def test_a_refused_tap_never_says_whose_hand_holds_the_tile(rig_factory):
 
 
 def test_a_drawn_tile_that_satisfies_the_double_owed_must_be_laid_on_it(rig_factory):
-    # RULES.md 2 rule 9 over `drawn_tile: may_play` (002:43 "Tai turi būti daroma", it
-    # must be done): Ana's first-turn line ends on 5-5; Bo holds no 5, draws 5-1 and may
+    # docs/rules.md, core rule 9 over `drawn_tile: may_play` (the Lithuanian text "Tai turi būti
+    # daroma", it must be done): Ana's first-turn line ends on 5-5; Bo holds no 5, draws 5-1 and may
     # not keep it.
     plain = [t for t in reversed(set_tiles(12)) if not t.matches(5) and t is not Tile(12, 12)]
     hands = [[Tile(12, 5), Tile(5, 5), *plain[:10]], plain[10:22], plain[22:34], plain[34:46]]

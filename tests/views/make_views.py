@@ -24,7 +24,7 @@ NAMES = (
     "Bo", "Cyrus", "Dalia", "Eleni", "Farid", "Gintarė", "Hana", "Ioannis",
     "Jurgis", "Kalyani", "Layla", "Matas", "Nikos", "Venkata Lakshmi",
 )
-# Set by player count, as the classic preset deals (RULES.md section 4).
+# Set by player count, as the classic preset deals (docs/rules.md, "Deals").
 SETS = {2: 9, 3: 9, 4: 12, 5: 12, 6: 12, 7: 12, 8: 12, 9: 15, 10: 15, 11: 15, 12: 15,
         13: 18, 14: 18}
 
