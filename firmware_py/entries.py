@@ -100,7 +100,7 @@ _NAMES: dict[type[Entry], str] = {
 
 
 def entry_name(kind: type[Entry]) -> str:
-    """The entry's name as stored ("t")."""
+    """The entry's name as stored ("t"), which also names it in docs/flow.md."""
     return _NAMES[kind]
 
 

@@ -9,7 +9,8 @@ the table is in its `LOBBY`.
 `GAME_INPUTS` says, for each stage of a game, which journal entries it takes and the
 stages each can lead to; `firmware_py.game` refuses any other entry in that stage and
 checks every step against it. The table's own inputs (joining, starting, abandoning)
-are `firmware_py.table.TABLE_INPUTS`.
+are `firmware_py.table.TABLE_INPUTS`. docs/flow.md draws both, generated from them
+(`python -m firmware_py.flowchart`).
 """
 
 from __future__ import annotations

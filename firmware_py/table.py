@@ -9,7 +9,7 @@ flow between stages: it journals every accepted input before `handle` returns, a
 carries out the table's own commands (joining, starting, abandoning) that
 `TABLE_INPUTS` lists by stage.
 
-docs/table.md tells the players' side.
+docs/table.md tells the players' side, docs/flow.md draws the stages.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ class Phase(StrEnum):
 
 
 class Stage(StrEnum):
-    """Where the table is in its flow (`firmware_py.stages`): finer than the phase."""
+    """Where the table is in its flow (docs/flow.md): finer than the phase."""
 
     LOBBY = "lobby"  # no game: seats join and leave
     LEAD = "lead"  # who leads the next round (the first seat to press DRAW)

@@ -66,6 +66,9 @@ class Memo:
     plays: list[Play] | None
     playable: Playable | None
 
+    def forget(self) -> None:
+        self.counted = self.picked = self.targets = self.plays = self.playable = None
+
 
 class Position:
     """The fields of one moment of a game, and the read-only view of them."""
