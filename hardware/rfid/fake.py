@@ -466,12 +466,13 @@ class FakePn532:
     def _power_down(self, params: bytes) -> bool:
         if not 1 <= len(params) <= 2:
             return False
-        self._answer(0x16, b"\x00")
+        # Asleep before the answer leaves: a host that has read it finds the chip so.
         self.asleep = True
         self._edges = 0
         self._wake_on_hsu = bool(params[0] & 0x10)  # WakeUpEnable bit 4: HSU
         self._field = False
         self._release(None)
+        self._answer(0x16, b"\x00")
         return True
 
     def _rf_configuration(self, params: bytes) -> bool:
