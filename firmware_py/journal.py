@@ -99,6 +99,18 @@ class GameSummary:
     finished: str | None
     winner: str | None
     entries: int
+    # "playing", "won by NAME", "abandoned", or "set aside at entry N" (see `set_aside`)
+    status: str = "playing"
+
+
+def _status(finished: str | None, result: Mapping[str, Any]) -> str:
+    if result.get("set_aside"):
+        return f"set aside at entry {result.get('entry', '?')}"
+    if not finished:
+        return "playing"
+    if result.get("abandoned") or not result.get("winner"):
+        return "abandoned"
+    return f"won by {result['winner']}"
 
 
 def _now() -> str:
@@ -481,6 +493,22 @@ class Journal:
         if cursor.rowcount != 1:
             raise JournalError(f"game {game_id} is not finished in {self.path}")
 
+    def set_aside(self, game_id: int, entry: int, reason: str) -> None:
+        """Close a game this version cannot take up (it cannot replay entry `entry`):
+        it stays in the journal as it is, is never resumed, and `games` says why."""
+        result = {"set_aside": True, "entry": entry, "reason": reason}
+        with self._writing():
+            self._db.execute(
+                "UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
+                (_now(), json.dumps(result), game_id))
+
+    def describe_game(self, game_id: int, meta: Mapping[str, Any]) -> None:
+        """Write a game's meta anew: a game journaled before its every option was gets
+        them, as the version that resumed it read them."""
+        with self._writing():
+            self._db.execute("UPDATE games SET meta = ? WHERE id = ?",
+                             (json.dumps(dict(meta)), game_id))
+
     def games(self) -> list[GameSummary]:
         with self._lock:
             rows = self._db.execute(
@@ -499,6 +527,7 @@ class Journal:
                 finished=finished,
                 winner=result.get("winner"),
                 entries=count,
+                status=_status(finished, result),
             ))
         return summaries
 

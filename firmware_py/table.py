@@ -20,7 +20,15 @@ from typing import Any, Protocol
 
 from firmware_py.config import Config
 from firmware_py.entries import Step, entry_to_json
-from firmware_py.game import Game, Moment, Refused, TableError, preset_name
+from firmware_py.game import (
+    Game,
+    Moment,
+    Refused,
+    Replayed,
+    TableError,
+    preset_name,
+    replay_journaled,
+)
 from firmware_py.intents import (
     PAD_NEWS,
     Binding,
@@ -40,7 +48,7 @@ from firmware_py.intents import (
     StartGame,
     TakeBack,
 )
-from firmware_py.journal import JournalUnwritable
+from firmware_py.journal import JournalError, JournalUnwritable
 from firmware_py.pads import Pads
 from firmware_py.rules import IllegalMove, Options, RulesError
 from firmware_py.stages import GAME_STARTS, Stage
@@ -65,6 +73,8 @@ class _Journal(Protocol):
     def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
     def reopen_game(self, game_id: int) -> None: ...
+    def set_aside(self, game_id: int, entry: int, reason: str) -> None: ...
+    def describe_game(self, game_id: int, meta: Mapping[str, Any]) -> None: ...
 
 
 _IN_GAME = (Stage.LEAD, Stage.DEAL, Stage.HUNT, Stage.PLAY, Stage.REVEAL, Stage.SUMMARY)
@@ -130,29 +140,71 @@ class Table:
             ReaderUp: lambda i: self._pads.online(i.pad),
             ReaderDown: lambda i: self._pads.offline(i.pad, i.reason),
         }
+        # What the table says to everyone until the next game starts (a game set aside).
+        self._notices: list[Notice] = []
         opened = journal.open_game()
-        if opened is not None:
+        if opened is not None and self._resume_open(*opened):
             # The game goes on as it was, and so does the preset chosen for it.
-            self._rules = self._resume(*opened).rules
+            assert self._game is not None
+            self._rules = self._game.rules
             if self._history[-1].stage is Stage.OVER:
                 # Journaled before the result was written together with the last move.
                 try:
                     self._finish(abandoned=False)
                 except JournalUnwritable as err:
                     log.warning("the game's result waits for the next start: %s", err)
-        else:
+        elif opened is None:
             ended = journal.ended_game()
             if ended is not None:
                 # The last game's final ranking stays up, as it was before the restart.
                 try:
-                    self._resume(*ended)
+                    self._resume(ended[0], replay_journaled(ended[1], ended[2]))
                 except TableError as err:
                     # It is only shown, never played on: the lobby is as good a start.
                     log.warning("the last game's ranking cannot be shown: %s", err)
 
-    def _resume(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> Game:
-        game = Game.from_meta(meta)
-        self._history = game.replay(entries)
+    def _resume_open(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> bool:
+        """Take up the journal's open game; False if it cannot be replayed, and then it
+        is set aside (kept in the journal, and said so on the screens and in the log)
+        and the table starts in its lobby: an upgrade never stops the table."""
+        try:
+            replayed = replay_journaled(meta, entries)
+        except TableError as err:
+            self._set_aside(game_id, 1, str(err))
+            return False
+        if replayed.failure is not None:
+            self._set_aside(game_id, replayed.replayed + 1, str(replayed.failure))
+            return False
+        self._resume(game_id, replayed)
+        if "options" not in meta:
+            game = replayed.game
+            log.warning("game %d was journaled with its preset's name alone; it goes on "
+                        "under the %s rules as rules version %d played them", game_id,
+                        game.preset, game.rules_version)
+            # From now on its rules are in its meta, whatever the presets become.
+            try:
+                self._journal.describe_game(game_id, game.meta())
+            except JournalError as err:
+                log.warning("game %d: its rules are not written down yet: %s", game_id, err)
+        return True
+
+    def _set_aside(self, game_id: int, entry: int, reason: str) -> None:
+        log.error("game %d cannot be taken up by this version: %s. It is set aside and "
+                  "kept in the journal (`roundhouse games` lists it, `roundhouse export "
+                  "%d` writes it as far as it replays); the table starts in the lobby",
+                  game_id, reason, game_id)
+        self._notices.append(Notice(None, message(say.GAME_SET_ASIDE, game=game_id)))
+        try:
+            self._journal.set_aside(game_id, entry, reason)
+        except JournalError as err:
+            # Not marked: it is set aside again at the next start, and said so again.
+            log.warning("game %d could not be marked as set aside: %s", game_id, err)
+
+    def _resume(self, game_id: int, replayed: Replayed) -> Game:
+        if replayed.failure is not None:
+            raise replayed.failure
+        game = replayed.game
+        self._history = replayed.history
         self._game, self._game_id = game, game_id
         self._joined = [game.seats[game.leader]] + [
             s for s in game.seats if s != game.seats[game.leader]
@@ -194,6 +246,11 @@ class Table:
     @property
     def rejection(self) -> Notice | None:
         return self._rejection
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """What the table says to everyone, whatever the stage (a game set aside)."""
+        return tuple(self._notices)
 
     @property
     def pads(self) -> Pads:
@@ -330,6 +387,7 @@ class Table:
             ) from err
         self._game_id = self._journal.begin_game(new.meta())
         self._game, self._history = new, [opening]
+        self._notices.clear()
         self._joined = [leader] + [s for s in seats if s != leader]
 
     def _leave_game(self, intent: LeaveGame) -> None:
