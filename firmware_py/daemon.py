@@ -421,11 +421,12 @@ def configure_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
                         help=f"the table's TOML configuration (default {DEFAULT_CONFIG})")
     parser.add_argument("--move-aside", action="store_true",
-                        help="if the journal's database is unreadable or foreign, rename it "
-                             "NAME.broken-DATE and start a fresh one")
+                        help="if the journal's database is damaged or foreign (or was "
+                             "refused at an earlier start), rename it NAME.broken-DATE, "
+                             "keeping it, and start a fresh one")
     parser.add_argument("--check-journal", action="store_true",
-                        help="read the whole journal to check it before starting (done "
-                             "without asking after a service did not stop cleanly)")
+                        help="check the whole journal before starting (every start does "
+                             "now; kept for older unit files)")
 
 
 def run_run(args: argparse.Namespace) -> int:

@@ -109,6 +109,12 @@ def replay_journaled(meta: Mapping[str, Any], stored: Sequence[object]) -> Repla
     return best
 
 
+def _quoted(obj: object, most: int = 100) -> str:
+    """An entry as a message quotes it: whole if short, else its start."""
+    text = str(obj)
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def preset_name(rules: str | Mapping[str, object]) -> str:
     return rules if isinstance(rules, str) else str(rules["preset"])
 
@@ -300,8 +306,8 @@ class Game:
                     history.append(self.advance(history[-1], entry))
             except (RulesError, Refused, BadEntry) as err:
                 # Entries are numbered from 1, as the journal numbers them.
-                failure = TableError(f"journal entry {index + 1} ({obj}) cannot be "
-                                     f"replayed: {err}")
+                failure = TableError(f"journal entry {index + 1} ({_quoted(obj)}) cannot "
+                                     f"be replayed: {err}")
                 return Replayed(self, history, index, failure)
         return Replayed(self, history, len(stored), None)
 
