@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
+import grp
 import json
 import logging
 import os
@@ -20,6 +22,7 @@ import selectors
 import signal
 import socket
 import sys
+import termios
 import threading
 import time
 from collections import deque
@@ -42,6 +45,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# The group of the screens: the view socket's, and nothing else's.
+VIEW_GROUP = "roundhouse-view"
 # Exit statuses: 2 = the configuration or the journal needs a person (the unit's
 # RestartPreventExitStatus), 1 = anything else (systemd restarts the service).
 EXIT_NEEDS_ATTENTION = 2
@@ -104,8 +109,10 @@ class ViewPublisher:
                                    "service.socket must name a free path")
             server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
             server.bind(str(self.path))
-            # Views are public, but only the table's group may follow them.
+            # Views are public, but only the screens' group may follow them: a group of
+            # their own, which gives nothing else (the journal is the service's alone).
             os.chmod(self.path, 0o660)
+            _give_to_view_group(self.path)
             server.listen(MAX_SCREENS)
         except OSError as err:
             raise ServiceError(f"{self.path}: cannot serve views there: {err}") from None
@@ -202,6 +209,14 @@ class ViewPublisher:
                 return False
             self._starved = False
             if len(clients) >= MAX_SCREENS:
+                stuck = _stuck(clients)
+                if stuck is not None:
+                    # A real screen reads what it is sent; one that does not never keeps
+                    # it out.
+                    log.warning("view socket: dropped a screen that has not read its "
+                                "views, for a new one (%d served at most)", MAX_SCREENS)
+                    self._drop(stuck, selector, clients)
+            if len(clients) >= MAX_SCREENS:
                 with contextlib.suppress(OSError):
                     sock.send(self._refusal)
                 sock.close()
@@ -248,6 +263,38 @@ class _Client:
                 return False
             self.pending = self.pending[sent:]
             self.since = now
+
+
+def _give_to_view_group(path: Path) -> None:
+    """The socket to the screens' group, where the system has it (systemd-sysusers makes
+    it on the Pi; a laptop or the simulator keeps the service's own group)."""
+    try:
+        gid = grp.getgrnam(VIEW_GROUP).gr_gid
+    except KeyError:
+        return
+    try:
+        os.chown(path, -1, gid)
+    except OSError as err:
+        log.warning("view socket: cannot give it to the group %s (%s): screens in that "
+                    "group cannot follow the table; the service's user must be a member "
+                    "of it (docs/install.md, step 3)", VIEW_GROUP, err.strerror)
+
+
+def _unread(sock: socket.socket) -> int:
+    """The bytes sent on a Unix socket that its peer has not read yet (SIOCOUTQ)."""
+    try:
+        buf = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except OSError:
+        return 0
+    return int.from_bytes(buf, sys.byteorder, signed=True)
+
+
+def _stuck(clients: dict[socket.socket, _Client]) -> socket.socket | None:
+    """The screen that has left views unread the longest, or None if every screen
+    has read all it was sent."""
+    behind = [(client.since, sock) for sock, client in clients.items()
+              if client.pending or _unread(sock) > 0]
+    return min(behind, key=lambda pair: pair[0])[1] if behind else None
 
 
 def _answers(path: Path) -> bool:

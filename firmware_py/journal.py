@@ -211,6 +211,7 @@ class Journal:
                 self.moved_to = self._move_aside()
                 self.unclean = False
                 self._db = self._open(check=False)
+            self._keep_private()
         except BaseException:
             os.close(self._holder)
             raise
@@ -229,6 +230,18 @@ class Journal:
         if not stat.S_ISREG(mode):
             raise JournalError(f"{self.path}: is not a regular file (a device, pipe or "
                                "socket), expected the journal's database file")
+
+    def _keep_private(self) -> None:
+        """The journal holds every hidden hand of a tracked game: it is the service's
+        alone (0600), and so are its log and index; a journal of an older version
+        (0640, in the service's group) is made so."""
+        for suffix in ("", "-wal", "-shm"):
+            side = _side(self.path, suffix)
+            with contextlib.suppress(OSError):
+                info = side.lstat()
+                if (stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+                        and info.st_mode & 0o077):
+                    side.chmod(stat.S_IMODE(info.st_mode) & 0o700)
 
     def _refuse_cut(self) -> None:
         """A database cut to nothing (or gone) beside a write-ahead log that holds
@@ -279,7 +292,7 @@ class Journal:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             except OSError as err:
                 if err.errno not in (errno.EROFS, errno.EACCES, errno.ENOSPC):
                     raise
@@ -401,7 +414,7 @@ class Journal:
             why = "its disk is full: free some space"
         elif _file_refuses_writes(self.path):
             why = ("the file is not writable by this user: give it back to the service's "
-                   "user (chown roundhouse:roundhouse, chmod 0640)")
+                   "user (chown roundhouse:roundhouse, chmod 0600)")
         else:
             why = "its disk takes no writes (read-only or failing): check the disk"
         return JournalUnwritable(f"{self.path}: cannot write the journal ({detail}); {why}. "

@@ -419,6 +419,36 @@ def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_
     publisher.close()
 
 
+def test_screens_that_never_read_never_keep_a_real_one_out(tmp_path):
+    publisher = ViewPublisher(tmp_path / "view.sock")
+    publisher.start()
+    publisher.publish(numbered(0))
+    stuck = []
+    for _ in range(MAX_SCREENS):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(str(publisher.path))
+        sock.settimeout(10)
+        # Its first view has arrived, and is left unread (peeked at, not taken).
+        assert sock.recv(1, socket.MSG_PEEK) == b"{"
+        stuck.append(sock)
+    # The table is idle: nothing more is published, no write stalls.
+    for _ in range(3):
+        real = ViewReader(publisher.path)
+        assert real.next()["round"] == 0  # served, not refused
+        real.close()
+    # Those that were dropped for it are closed; the others still wait.
+    closed = 0
+    for sock in stuck:
+        assert sock.recv(65536).count(b"\n") == 1  # its one view, still there
+        sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            closed += sock.recv(65536) == b""
+    assert closed >= 1
+    for sock in stuck:
+        sock.close()
+    publisher.close()
+
+
 def test_a_refused_screen_says_why_and_is_served_once_a_place_frees(tmp_path, monkeypatch,
                                                                     capsys):
     import firmware_py.daemon
