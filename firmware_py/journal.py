@@ -131,6 +131,32 @@ def _status(finished: str | None, result: Mapping[str, Any]) -> str:
     return f"won by {result['winner']}"
 
 
+# The longest name a file system takes for one file (NAME_MAX), and the longest suffix
+# the journal adds for the files beside it (".refused").
+NAME_MAX = 255
+_LONGEST_SIDE = len(".refused")
+
+
+def path_problem(path: Path) -> str | None:
+    """What keeps a journal from ever being made at `path`, in words, or None: a name
+    longer than a file system takes, a file where its folder should be, a link to
+    nothing. (`roundhouse check-config` asks the same as the journal itself.)"""
+    if len(os.fsencode(path.name)) + _LONGEST_SIDE > NAME_MAX:
+        return (f"the file name is {len(os.fsencode(path.name))} bytes long; with the "
+                f"files the journal keeps beside it, at most {NAME_MAX - _LONGEST_SIDE}")
+    try:
+        if path.is_symlink() and not path.exists():
+            return f"is a link to {os.readlink(path)}, which does not exist"
+        for folder in path.parents:
+            if folder.exists() or folder.is_symlink():
+                if not folder.is_dir():
+                    return f"its folder {folder} is a file, not a folder"
+                break
+    except OSError:
+        pass  # not this user's to look at: opening says what is wrong, if anything
+    return None
+
+
 def _one_line(text: str) -> str:
     """SQLite's verdicts span lines; a refusal is one line."""
     return " ".join(text.split())
@@ -221,6 +247,9 @@ class Journal:
     def _refuse_special(self) -> None:
         """A folder or a device in the journal's place is a mistake in the configuration,
         never a damaged journal: it is not opened, and never moved aside."""
+        problem = path_problem(self.path)
+        if problem is not None:
+            raise JournalError(f"{self.path}: {problem}")
         try:
             mode = self.path.stat().st_mode
         except OSError:
