@@ -445,7 +445,7 @@ def test_the_journal_names_a_path_it_can_never_use(tmp_path):
     from firmware_py.journal import Journal, JournalError
 
     (tmp_path / "afile").write_text("x")
-    with pytest.raises(JournalError, match="its folder .* is a file"):
+    with pytest.raises(JournalError, match=r"its folder .* is a file"):
         Journal(tmp_path / "afile" / "t.db")
     with pytest.raises(JournalError, match="bytes long"):
         Journal(tmp_path / ("d" * 250))
