@@ -39,6 +39,8 @@ from roundhouse.errors import RoundhouseError
 from roundhouse.view import View
 
 if TYPE_CHECKING:
+    from gpiozero.pins import Factory  # type: ignore[import-untyped]
+
     from firmware_py.table import Table
     from hardware.events import Event
     from hardware.tags import TagRegistry
@@ -95,9 +97,13 @@ class ViewPublisher:
                                      "screens: close one and connect again"}) + "\n").encode()
         self.screens = 0  # served now (read by tests and benchmarks)
         self._starved = False  # accept() failed and has not worked since
+        self._made: list[Path] = []
 
     def start(self) -> None:
         try:
+            # A folder made here goes again at close (the Pi's is systemd's own).
+            self._made = [p for p in (self.path.parent, *self.path.parent.parents)
+                          if not p.exists()]
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.is_socket():
                 if _answers(self.path):
@@ -141,6 +147,9 @@ class ViewPublisher:
             self._thread.join(timeout=5)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+        for folder in self._made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty
         self._wake_r.close()
         self._wake_w.close()
 
@@ -265,6 +274,21 @@ class _Client:
             self.since = now
 
 
+def _made_by_a_start(database: Path) -> list[Path]:
+    """The files a start makes for a journal that is not there yet: removed again if
+    that start fails, so that a failed try leaves nothing behind."""
+    if database.exists() or database.is_symlink():
+        return []
+    return [database.with_name(database.name + suffix)
+            for suffix in ("", "-wal", "-shm", ".lock")]
+
+
+def _remove(paths: Sequence[Path]) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
 def _give_to_view_group(path: Path) -> None:
     """The socket to the screens' group, where the system has it (systemd-sysusers makes
     it on the Pi; a laptop or the simulator keeps the service's own group)."""
@@ -343,6 +367,22 @@ class Service:
 
         # Whatever is open when a step fails is closed again, newest first.
         with contextlib.ExitStack() as opened:
+            factory = None
+            if self.attach_hardware:
+                from hardware.buttons import make_pin_factory
+
+                # First: a machine without the GPIO library (a laptop given the Pi's
+                # configuration) is told so before anything is made on its disk.
+                factory = make_pin_factory(self.config.pin_factory)
+                opened.callback(_close_quietly, factory)
+            started = False
+            made = _made_by_a_start(self.config.database)
+
+            def forget_a_failed_start() -> None:
+                if not started:
+                    _remove(made)
+
+            opened.callback(forget_a_failed_start)
             self.journal = Journal(self.config.database, move_aside=self.move_aside,
                                    check=self.check_journal)
             opened.callback(self.journal.close)
@@ -358,8 +398,9 @@ class Service:
             self._thread = threading.Thread(target=self._loop, name="table", daemon=True)
             self._thread.start()
             opened.callback(self._join_controller)
-            if self.attach_hardware:
-                self._attach_hardware(opened)
+            if factory is not None:
+                self._attach_hardware(opened, factory)
+            started = True
             self._opened = opened.pop_all()
         status = f"serving {len(self.config.seats)} seats on {self.config.socket}"
         log.info("%s (journal %s)", status, self.config.database)
@@ -377,15 +418,13 @@ class Service:
         self.events.put(cast("Event", _WAKE))  # behind every event already queued
         self._thread.join()
 
-    def _attach_hardware(self, opened: contextlib.ExitStack) -> None:
-        from hardware.buttons import SeatButtons, make_pin_factory
+    def _attach_hardware(self, opened: contextlib.ExitStack, factory: Factory) -> None:
+        from hardware.buttons import SeatButtons
         from hardware.rfid import open_reader
 
         config = self.config
         # The factory is ours, not the buttons': it is closed after them (the stack
         # unwinds last in, first out), releasing the GPIO chip for the next start.
-        factory = make_pin_factory(config.pin_factory)
-        opened.callback(_close_quietly, factory)
         buttons = SeatButtons(
             {s.seat: (s.draw_pin, s.pass_pin) for s in config.seats}, self.events,
             pin_factory=factory, bounce_ms=config.bounce_ms,
@@ -487,8 +526,14 @@ def run_run(args: argparse.Namespace) -> int:
     stop = service.finished
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda *_: stop.set())
+    from hardware.buttons import PinFactoryUnavailable
+
     try:
         service.start()
+    except PinFactoryUnavailable as err:
+        print(f"roundhouse run: {err}. To try the table without its hardware: roundhouse "
+              "sim (bots play on a simulated table, with its screens)", file=sys.stderr)
+        return EXIT_NEEDS_ATTENTION
     except RoundhouseError as err:
         print(f"roundhouse run: {err}", file=sys.stderr)
         return EXIT_NEEDS_ATTENTION

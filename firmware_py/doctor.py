@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from firmware_py.unitfile import Unit, read_unit
+from firmware_py.unitfile import Unit, UnitError, read_unit
 from hardware.probe import Heard
 
 Level = Literal["ok", "warn", "FAIL"]
@@ -162,6 +162,9 @@ def check_unit(machine: Machine, config: Config | None) -> Iterator[Finding]:
         unit = read_unit(machine.unit)
     except OSError:
         yield Finding("FAIL", f"the service is not installed: no {machine.unit}", UNIT_FIX)
+        return
+    except UnitError as err:
+        yield Finding("FAIL", str(err), UNIT_FIX)
         return
     problems = list(_sandbox_problems(unit, machine, config))
     yield from problems

@@ -31,7 +31,9 @@ from typing import Any
 
 from roundhouse.errors import RoundhouseError
 
-APPLICATION_ID = 0x52484F55  # "RHOU"
+# Tables another part of the project may have created before the journal first opened.
+from roundhouse.tablefile import APPLICATION_ID, SHARED_TABLE_PREFIX
+
 # Index i upgrades a database of user_version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -62,8 +64,6 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-# Tables another part of the project may have created before the journal first opened.
-SHARED_TABLE_PREFIX = "tag_"
 # The check of the whole file at every start. integrity_check finds what quick_check
 # misses (an index that disagrees with its table) and costs about a third more: 30 ms
 # for 100 stored games (21 MB), 0.3 s for 1,000 on the development machine

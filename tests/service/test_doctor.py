@@ -374,6 +374,17 @@ def test_the_command_checks_the_real_machine_and_says_so(tmp_path, capsys):
     assert out.endswith("the table is not ready\n")
 
 
+def test_a_unit_that_is_not_text_is_named_not_a_traceback(tmp_path, capsys):
+    from firmware_py.cli import main
+
+    binary = tmp_path / "binary"
+    binary.write_bytes(bytes(range(256)) * 8)
+    assert main(["doctor", "--config", str(tmp_path / "none.toml"), "--unit",
+                 str(binary)]) == 1
+    out = capsys.readouterr().out
+    assert f"{binary}: not a unit file (not text)" in out
+
+
 def test_a_reader_the_running_service_holds_is_a_warning_with_how_to_try_it(table):
     import serial  # type: ignore[import-untyped]
 
