@@ -40,6 +40,8 @@ GROUPS = {
     "video": "the screens (/dev/dri/card*)",
     "render": "the screens' GPU (/dev/dri/renderD*)",
     "input": "the screens' keyboard (/dev/input/event*)",
+    # The service gives the view socket to the screens' group: it must be a member.
+    "roundhouse-view": "the screens' view socket, given to that group",
 }
 # Device classes the unit's DevicePolicy=closed must let through (DeviceAllow=).
 DEVICE_CLASSES = {
