@@ -13,9 +13,11 @@ a few times a second to answer the window system). While the service is away it 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -100,7 +102,8 @@ class WindowSink:
 class FrameSink:
     """One PNG per new view, written whole (readers never see half a file)."""
 
-    def __init__(self, folder: Path, size: tuple[int, int], view: str) -> None:
+    def __init__(self, folder: Path, size: tuple[int, int], view: str,
+                 keep: int | None = None) -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -108,9 +111,21 @@ class FrameSink:
         self.folder = folder
         self.view = view
         self.surface = pygame.Surface(size)
+        # With `keep`, only the newest pictures stay: a screen that follows a table for
+        # hours (`roundhouse sim --games 0`) never fills its disk.
+        self.keep = keep
+        self._written: deque[Path] = deque()
 
     def show(self, name: str) -> None:
-        save_png(self.surface, self.folder / f"{self.view}-{name}.png")
+        path = self.folder / f"{self.view}-{name}.png"
+        save_png(self.surface, path)
+        if self.keep is None:
+            return
+        if path not in self._written:
+            self._written.append(path)
+        while len(self._written) > self.keep:
+            with contextlib.suppress(OSError):
+                self._written.popleft().unlink()
 
     def events(self) -> bool:
         return True
@@ -220,6 +235,11 @@ def configure_display(parser: argparse.ArgumentParser) -> None:
                         help="with --from: write the picture to this file, no window")
     parser.add_argument("--frames", type=Path, metavar="DIR",
                         help="follow the service without a window: one PNG per new view")
+    parser.add_argument("--keep-frames", type=int, metavar="N",
+                        help="with --frames: keep only the newest N pictures (default: all)")
+    parser.add_argument("--parent", type=int, metavar="PID",
+                        help="end when the process PID, which started this screen, ends "
+                        "(`roundhouse sim` passes its own: its screens never outlive it)")
 
 
 def check_size(view: str, size: tuple[int, int]) -> None:
@@ -242,15 +262,35 @@ def _screenshot(args: argparse.Namespace, size: tuple[int, int]) -> int:
     return 0
 
 
+def _window(args: argparse.Namespace, size: tuple[int, int] | None) -> WindowSink:
+    """A window on a screen that shows it: SDL's dummy and offscreen drivers draw
+    nowhere, and a screen that would draw nowhere says so and ends."""
+    sink = WindowSink(size, args.fullscreen, args.screen)
+    driver = pygame.display.get_driver()
+    if driver in ("dummy", "offscreen"):
+        pygame.display.quit()
+        raise ScreenError(
+            f"no working screen: SDL's video driver is {driver!r} (SDL_VIDEODRIVER), which "
+            "draws nowhere. Unset it on a desktop, set SDL_VIDEODRIVER=kmsdrm on a Pi "
+            "without one; without any screen use --frames DIR or --screenshot OUT.png")
+    return sink
+
+
 def _show_file(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     view = in_language(load_view(args.from_file), args.view, args.lang)
-    sink = WindowSink(size, args.fullscreen, args.screen)
+    sink = _window(args, size)
     check_size(args.view, sink.surface.get_size())
     RENDERERS[args.view](sink.surface, view)
     sink.show("view")
     while sink.events():
         time.sleep(IDLE_WAKE)
     return 0
+
+
+def _orphaned(parent: int | None) -> bool:
+    """Whether the process that started this screen (`--parent`) has ended: a child
+    outlives its parent under another one (even after a `kill -9` of the parent)."""
+    return parent is not None and os.getppid() != parent
 
 
 def _socket(args: argparse.Namespace) -> str:
@@ -278,18 +318,24 @@ def run_display(args: argparse.Namespace) -> int:
             return _screenshot(args, size or (1920, 1080))
         if args.from_file:
             return _show_file(args, size)
-        feed = ViewFeed(_socket(args))
+        if args.keep_frames is not None and (not args.frames or args.keep_frames < 1):
+            raise UsageError("--keep-frames takes a number from 1, with --frames")
+        socket_path = _socket(args)
         sink: Sink
         if args.frames:
-            sink = FrameSink(args.frames, size or (1920, 1080), args.view)
+            sink = FrameSink(args.frames, size or (1920, 1080), args.view, args.keep_frames)
         else:
-            sink = WindowSink(size, args.fullscreen, args.screen)
+            sink = _window(args, size)
         check_size(args.view, sink.surface.get_size())
+        feed = ViewFeed(socket_path)
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang).run()
+                     lang=args.lang).run(stop=lambda: _orphaned(args.parent))
         finally:
             feed.close()
+        if _orphaned(args.parent):
+            print(f"roundhouse display: the process that started this screen (pid "
+                  f"{args.parent}) has ended; so does the screen", file=sys.stderr)
         return 0
     except (DisplayError, ViewError) as exc:  # the screen's own, and a view file's
         print(f"roundhouse display: {exc}", file=sys.stderr)

@@ -225,7 +225,7 @@ class _Parser:
         database = self.path(service, "database", "service.database", DEFAULT_DATABASE)
         self.check_database(database)
         socket_path = self.path(service, "socket", "service.socket", DEFAULT_SOCKET)
-        self.check_socket(socket_path)
+        self.check_socket(socket_path, database)
         config = Config(
             source=self.source,
             seats=seats,
@@ -253,6 +253,12 @@ class _Parser:
         return config
 
     def check_database(self, path: Path) -> None:
+        from firmware_py.journal import path_problem
+
+        problem = path_problem(path)
+        if problem is not None:
+            self.problem("service.database", f"{path}: {problem}")
+            return
         try:
             mode = path.stat().st_mode
         except OSError:
@@ -265,12 +271,35 @@ class _Parser:
             self.problem("service.database",
                          f"expected a database file, got {path}, which is not a regular file")
 
-    def check_socket(self, path: Path) -> None:
+    def check_socket(self, path: Path, database: Path) -> None:
+        """What `roundhouse run` refuses of the view socket's path, before it runs."""
         size = len(os.fsencode(str(path)))
         if size > SOCKET_PATH_MAX_BYTES:
             self.problem("service.socket",
                          f"expected a path of at most {SOCKET_PATH_MAX_BYTES} bytes (the limit "
                          f"of a Unix socket), got {size} bytes: {path}")
+        if os.path.abspath(path) == os.path.abspath(database):
+            self.problem("service.socket", f"is the journal's own path {path}: give the "
+                                           "socket a path of its own")
+            return
+        try:
+            mode: int | None = path.lstat().st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISSOCK(mode):
+            what = "a folder" if stat.S_ISDIR(mode) else "a file"
+            self.problem("service.socket", f"{path} is {what}, not a socket: name a free "
+                                           "path (the service makes the socket there)")
+        for folder in path.parents:
+            try:
+                if not folder.exists():
+                    continue
+                if not folder.is_dir():
+                    self.problem("service.socket", f"{path}: its folder {folder} is a "
+                                                   "file, not a folder")
+            except OSError:
+                pass
+            break
 
     def language(self, data: Mapping[str, Any], key: str, path: str, default: str) -> str:
         codes = languages()
@@ -558,9 +587,53 @@ def run_check_config(args: argparse.Namespace) -> int:
         print(str(err), file=sys.stderr)
         return 2
     print(f"ok: {args.file}\n{summary(config)}")
-    for warning in name_warnings(config) + screen_warnings(config):
+    warnings = (name_warnings(config) + screen_warnings(config) + pad_warnings(config)
+                + pin_warnings(config))
+    for warning in warnings:
         print(f"warning: {warning}")
     return 0
+
+
+# The library each pin factory needs beside gpiozero (None: gpiozero's own).
+_PIN_LIBRARIES = {"mock": None, "native": None, "lgpio": "lgpio", "rpigpio": "RPi.GPIO",
+                  "pigpio": "pigpio"}
+
+
+def pad_warnings(config: Config) -> list[str]:
+    """Pads the table cannot play without: tiles are played on the trains' pads, and
+    tracked hands are dealt and drawn on each seat's own pad."""
+    if not config.readers:
+        return ["no [[readers]]: the table needs a reader for each pad (each seat's train "
+                "and the Mexican train); without one no tile can be played"]
+    pads = {r.pad for r in config.readers}
+    missing = [str(s.seat) for s in config.seats if str(s.seat) not in pads]
+    if config.hand_mode == "tracked" and missing:
+        return ["tracked hands are dealt and drawn on each seat's own pad: no reader for "
+                f"the pads of seats {', '.join(missing)}; no game can be dealt"]
+    return []
+
+
+def pin_warnings(config: Config) -> list[str]:
+    """A pin factory that cannot load on this machine: `run` refuses here (on a laptop
+    that is expected of a Pi's configuration; on the Pi it must be fixed)."""
+    import importlib.util
+
+    name = config.pin_factory
+    library = _PIN_LIBRARIES.get(name) if name else None
+    if library is None:
+        return []
+    try:
+        found = importlib.util.find_spec(library) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        return []
+    extra = ("the 'pi' extra installs it (pip install 'roundhouse[pi]')"
+             if name in ("lgpio", "rpigpio") else
+             'no extra of Roundhouse installs it: on a Pi use pin_factory = "lgpio"')
+    return [f'buttons.pin_factory = "{name}" needs the module {library}, which is not '
+            f"installed here: `roundhouse run` refuses on this machine; {extra}. To try the "
+            "table without hardware: roundhouse sim"]
 
 
 def screen_warnings(config: Config) -> list[str]:

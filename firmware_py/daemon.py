@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fcntl
+import grp
 import json
 import logging
 import os
@@ -20,6 +22,7 @@ import selectors
 import signal
 import socket
 import sys
+import termios
 import threading
 import time
 from collections import deque
@@ -36,12 +39,16 @@ from roundhouse.errors import RoundhouseError
 from roundhouse.view import View
 
 if TYPE_CHECKING:
+    from gpiozero.pins import Factory  # type: ignore[import-untyped]
+
     from firmware_py.table import Table
     from hardware.events import Event
     from hardware.tags import TagRegistry
 
 log = logging.getLogger(__name__)
 
+# The group of the screens: the view socket's, and nothing else's.
+VIEW_GROUP = "roundhouse-view"
 # Exit statuses: 2 = the configuration or the journal needs a person (the unit's
 # RestartPreventExitStatus), 1 = anything else (systemd restarts the service).
 EXIT_NEEDS_ATTENTION = 2
@@ -90,9 +97,13 @@ class ViewPublisher:
                                      "screens: close one and connect again"}) + "\n").encode()
         self.screens = 0  # served now (read by tests and benchmarks)
         self._starved = False  # accept() failed and has not worked since
+        self._made: list[Path] = []
 
     def start(self) -> None:
         try:
+            # A folder made here goes again at close (the Pi's is systemd's own).
+            self._made = [p for p in (self.path.parent, *self.path.parent.parents)
+                          if not p.exists()]
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.is_socket():
                 if _answers(self.path):
@@ -104,8 +115,10 @@ class ViewPublisher:
                                    "service.socket must name a free path")
             server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM | socket.SOCK_CLOEXEC)
             server.bind(str(self.path))
-            # Views are public, but only the table's group may follow them.
+            # Views are public, but only the screens' group may follow them: a group of
+            # their own, which gives nothing else (the journal is the service's alone).
             os.chmod(self.path, 0o660)
+            _give_to_view_group(self.path)
             server.listen(MAX_SCREENS)
         except OSError as err:
             raise ServiceError(f"{self.path}: cannot serve views there: {err}") from None
@@ -134,6 +147,9 @@ class ViewPublisher:
             self._thread.join(timeout=5)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+        for folder in self._made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()  # only if empty
         self._wake_r.close()
         self._wake_w.close()
 
@@ -202,6 +218,14 @@ class ViewPublisher:
                 return False
             self._starved = False
             if len(clients) >= MAX_SCREENS:
+                stuck = _stuck(clients)
+                if stuck is not None:
+                    # A real screen reads what it is sent; one that does not never keeps
+                    # it out.
+                    log.warning("view socket: dropped a screen that has not read its "
+                                "views, for a new one (%d served at most)", MAX_SCREENS)
+                    self._drop(stuck, selector, clients)
+            if len(clients) >= MAX_SCREENS:
                 with contextlib.suppress(OSError):
                     sock.send(self._refusal)
                 sock.close()
@@ -250,6 +274,53 @@ class _Client:
             self.since = now
 
 
+def _made_by_a_start(database: Path) -> list[Path]:
+    """The files a start makes for a journal that is not there yet: removed again if
+    that start fails, so that a failed try leaves nothing behind."""
+    if database.exists() or database.is_symlink():
+        return []
+    return [database.with_name(database.name + suffix)
+            for suffix in ("", "-wal", "-shm", ".lock")]
+
+
+def _remove(paths: Sequence[Path]) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _give_to_view_group(path: Path) -> None:
+    """The socket to the screens' group, where the system has it (systemd-sysusers makes
+    it on the Pi; a laptop or the simulator keeps the service's own group)."""
+    try:
+        gid = grp.getgrnam(VIEW_GROUP).gr_gid
+    except KeyError:
+        return
+    try:
+        os.chown(path, -1, gid)
+    except OSError as err:
+        log.warning("view socket: cannot give it to the group %s (%s): screens in that "
+                    "group cannot follow the table; the service's user must be a member "
+                    "of it (docs/install.md, step 3)", VIEW_GROUP, err.strerror)
+
+
+def _unread(sock: socket.socket) -> int:
+    """The bytes sent on a Unix socket that its peer has not read yet (SIOCOUTQ)."""
+    try:
+        buf = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except OSError:
+        return 0
+    return int.from_bytes(buf, sys.byteorder, signed=True)
+
+
+def _stuck(clients: dict[socket.socket, _Client]) -> socket.socket | None:
+    """The screen that has left views unread the longest, or None if every screen
+    has read all it was sent."""
+    behind = [(client.since, sock) for sock, client in clients.items()
+              if client.pending or _unread(sock) > 0]
+    return min(behind, key=lambda pair: pair[0])[1] if behind else None
+
+
 def _answers(path: Path) -> bool:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
         try:
@@ -296,6 +367,22 @@ class Service:
 
         # Whatever is open when a step fails is closed again, newest first.
         with contextlib.ExitStack() as opened:
+            factory = None
+            if self.attach_hardware:
+                from hardware.buttons import make_pin_factory
+
+                # First: a machine without the GPIO library (a laptop given the Pi's
+                # configuration) is told so before anything is made on its disk.
+                factory = make_pin_factory(self.config.pin_factory)
+                opened.callback(_close_quietly, factory)
+            started = False
+            made = _made_by_a_start(self.config.database)
+
+            def forget_a_failed_start() -> None:
+                if not started:
+                    _remove(made)
+
+            opened.callback(forget_a_failed_start)
             self.journal = Journal(self.config.database, move_aside=self.move_aside,
                                    check=self.check_journal)
             opened.callback(self.journal.close)
@@ -311,8 +398,9 @@ class Service:
             self._thread = threading.Thread(target=self._loop, name="table", daemon=True)
             self._thread.start()
             opened.callback(self._join_controller)
-            if self.attach_hardware:
-                self._attach_hardware(opened)
+            if factory is not None:
+                self._attach_hardware(opened, factory)
+            started = True
             self._opened = opened.pop_all()
         status = f"serving {len(self.config.seats)} seats on {self.config.socket}"
         log.info("%s (journal %s)", status, self.config.database)
@@ -330,15 +418,13 @@ class Service:
         self.events.put(cast("Event", _WAKE))  # behind every event already queued
         self._thread.join()
 
-    def _attach_hardware(self, opened: contextlib.ExitStack) -> None:
-        from hardware.buttons import SeatButtons, make_pin_factory
+    def _attach_hardware(self, opened: contextlib.ExitStack, factory: Factory) -> None:
+        from hardware.buttons import SeatButtons
         from hardware.rfid import open_reader
 
         config = self.config
         # The factory is ours, not the buttons': it is closed after them (the stack
         # unwinds last in, first out), releasing the GPIO chip for the next start.
-        factory = make_pin_factory(config.pin_factory)
-        opened.callback(_close_quietly, factory)
         buttons = SeatButtons(
             {s.seat: (s.draw_pin, s.pass_pin) for s in config.seats}, self.events,
             pin_factory=factory, bounce_ms=config.bounce_ms,
@@ -421,11 +507,12 @@ def configure_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=DEFAULT_CONFIG,
                         help=f"the table's TOML configuration (default {DEFAULT_CONFIG})")
     parser.add_argument("--move-aside", action="store_true",
-                        help="if the journal's database is unreadable or foreign, rename it "
-                             "NAME.broken-DATE and start a fresh one")
+                        help="if the journal's database is damaged or foreign (or was "
+                             "refused at an earlier start), rename it NAME.broken-DATE, "
+                             "keeping it, and start a fresh one")
     parser.add_argument("--check-journal", action="store_true",
-                        help="read the whole journal to check it before starting (done "
-                             "without asking after a service did not stop cleanly)")
+                        help="check the whole journal before starting (every start does "
+                             "now; kept for older unit files)")
 
 
 def run_run(args: argparse.Namespace) -> int:
@@ -439,8 +526,14 @@ def run_run(args: argparse.Namespace) -> int:
     stop = service.finished
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda *_: stop.set())
+    from hardware.buttons import PinFactoryUnavailable
+
     try:
         service.start()
+    except PinFactoryUnavailable as err:
+        print(f"roundhouse run: {err}. To try the table without its hardware: roundhouse "
+              "sim (bots play on a simulated table, with its screens)", file=sys.stderr)
+        return EXIT_NEEDS_ATTENTION
     except RoundhouseError as err:
         print(f"roundhouse run: {err}", file=sys.stderr)
         return EXIT_NEEDS_ATTENTION

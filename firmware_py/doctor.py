@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
-from firmware_py.unitfile import Unit, read_unit
+from firmware_py.unitfile import Unit, UnitError, read_unit
 from hardware.probe import Heard
 
 Level = Literal["ok", "warn", "FAIL"]
@@ -40,6 +40,8 @@ GROUPS = {
     "video": "the screens (/dev/dri/card*)",
     "render": "the screens' GPU (/dev/dri/renderD*)",
     "input": "the screens' keyboard (/dev/input/event*)",
+    # The service gives the view socket to the screens' group: it must be a member.
+    "roundhouse-view": "the screens' view socket, given to that group",
 }
 # Device classes the unit's DevicePolicy=closed must let through (DeviceAllow=).
 DEVICE_CLASSES = {
@@ -162,6 +164,9 @@ def check_unit(machine: Machine, config: Config | None) -> Iterator[Finding]:
         unit = read_unit(machine.unit)
     except OSError:
         yield Finding("FAIL", f"the service is not installed: no {machine.unit}", UNIT_FIX)
+        return
+    except UnitError as err:
+        yield Finding("FAIL", str(err), UNIT_FIX)
         return
     problems = list(_sandbox_problems(unit, machine, config))
     yield from problems

@@ -37,6 +37,7 @@ from firmware_py.entries import (
     entry_name,
 )
 from firmware_py.rules import (
+    RULES_VERSION,
     Action,
     Draw,
     IllegalMove,
@@ -51,6 +52,7 @@ from firmware_py.rules import (
     apply,
     legal_actions,
     new_game,
+    options_as_of,
     set_tiles,
 )
 from firmware_py.stages import GAME_INPUTS, Stage
@@ -74,6 +76,43 @@ class Refused(RoundhouseError):
             message(message_id, **args) if isinstance(message_id, str) else message_id
         )
         super().__init__(render(self.message, "en"))
+
+
+@dataclass(frozen=True, slots=True)
+class Replayed:
+    """A journaled game rebuilt from its entries, as far as they replay: the first
+    `replayed` entries gave `history`, and `failure` (if not None) says why the next
+    one cannot be replayed."""
+
+    game: Game
+    history: list[Moment]
+    replayed: int
+    failure: TableError | None
+
+
+def replay_journaled(meta: Mapping[str, Any], stored: Sequence[object]) -> Replayed:
+    """A journaled game as far as it replays. A game whose meta names its rules only
+    (journaled before every option was) is replayed under each rules version's reading
+    of them, the oldest first: the first under which every entry replays is the one it
+    was played by; if none, the one that replays furthest. `TableError` if the meta
+    cannot be read at all."""
+    if "options" in meta:
+        return Game.from_meta(meta).replay_until(stored)
+    best: Replayed | None = None
+    for version in range(1, RULES_VERSION + 1):
+        replayed = Game.from_meta(meta, version=version).replay_until(stored)
+        if replayed.failure is None:
+            return replayed
+        if best is None or replayed.replayed > best.replayed:
+            best = replayed
+    assert best is not None
+    return best
+
+
+def _quoted(obj: object, most: int = 100) -> str:
+    """An entry as a message quotes it: whole if short, else its start."""
+    text = str(obj)
+    return text if len(text) <= most else text[:most] + "…"
 
 
 def preset_name(rules: str | Mapping[str, object]) -> str:
@@ -150,13 +189,17 @@ class Game:
         seats: Sequence[int],
         names: Sequence[str],
         leader: int,
+        options: Options | None = None,
+        rules_version: int = RULES_VERSION,
     ) -> None:
-        self.rules = rules
+        self.rules = rules  # as the configuration names them: a preset, or with overrides
         self.hand_mode = hand_mode
         self.seats = tuple(seats)  # the table seat of each game seat, clockwise
         self.names = tuple(names)
         self.leader = leader  # the game seat that pressed DRAW first in the lobby
-        self.options = Options.from_json(rules)
+        # What the game is played by: the rules' every option, as of `rules_version`.
+        self.options = Options.from_json(rules) if options is None else options
+        self.rules_version = rules_version
         self.set_size, self.hand_size = self.options.deal_for(len(self.seats))
         self._steps: dict[type[Step], Callable[[Moment, Any], Moment]] = {
             Act: self._act, Lead: self._lead, Dealt: self._dealt, Drawing: self._drawing,
@@ -194,20 +237,33 @@ class Game:
             "leader": self.leader,
             "preset": self.preset,
             "rules": self.rules,
+            "options": self.options.to_full_json(),
+            "rules_version": self.rules_version,
             "hand_mode": self.hand_mode,
         }
 
     @classmethod
-    def from_meta(cls, meta: Mapping[str, Any]) -> Game:
-        """The game a journal's meta describes; `TableError` if it cannot be read."""
+    def from_meta(cls, meta: Mapping[str, Any], *, version: int | None = None) -> Game:
+        """The game a journal's meta describes; `TableError` if it cannot be read. A
+        meta written before every option was journaled names its rules only: `version`
+        says which rules version's presets to read them by (the current one if None)."""
         try:
             names = [str(n) for n in meta["players"]]
+            rules = meta["rules"]
+            if "options" in meta:
+                options = Options.from_json(meta["options"])
+                version = int(meta.get("rules_version", RULES_VERSION))
+            else:
+                version = RULES_VERSION if version is None else version
+                options = options_as_of(rules, version)
             return cls(
-                rules=meta["rules"],
+                rules=rules,
                 hand_mode=str(meta.get("hand_mode", "open")),
                 seats=[int(s) for s in meta.get("seats", range(len(names)))],
                 names=names,
                 leader=int(meta.get("leader", 0)),
+                options=options,
+                rules_version=version,
             )
         except (RulesError, KeyError, TypeError, ValueError) as err:
             raise TableError(f"the game's description {dict(meta)} cannot be read: {err}") from err
@@ -232,6 +288,13 @@ class Game:
     def replay(self, stored: Sequence[object]) -> list[Moment]:
         """Every moment still in force after the journal's `stored` entries (undone ones
         are dropped); `TableError` names the first one that cannot be replayed."""
+        replayed = self.replay_until(stored)
+        if replayed.failure is not None:
+            raise replayed.failure
+        return replayed.history
+
+    def replay_until(self, stored: Sequence[object]) -> Replayed:
+        """The moments as far as the journal's `stored` entries replay."""
         history = [self.opening()]
         for index, obj in enumerate(stored):
             try:
@@ -242,10 +305,11 @@ class Game:
                 else:
                     history.append(self.advance(history[-1], entry))
             except (RulesError, Refused, BadEntry) as err:
-                raise TableError(
-                    f"journal entry {index} ({obj}) cannot be replayed: {err}"
-                ) from err
-        return history
+                # Entries are numbered from 1, as the journal numbers them.
+                failure = TableError(f"journal entry {index + 1} ({_quoted(obj)}) cannot "
+                                     f"be replayed: {err}")
+                return Replayed(self, history, index, failure)
+        return Replayed(self, history, len(stored), None)
 
     @staticmethod
     def check_undo(history: Sequence[Moment], undo: Undo) -> None:

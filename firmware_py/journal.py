@@ -31,7 +31,9 @@ from typing import Any
 
 from roundhouse.errors import RoundhouseError
 
-APPLICATION_ID = 0x52484F55  # "RHOU"
+# Tables another part of the project may have created before the journal first opened.
+from roundhouse.tablefile import APPLICATION_ID, SHARED_TABLE_PREFIX
+
 # Index i upgrades a database of user_version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -51,10 +53,26 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX games_open ON games(finished, id);
     """,
+    # What the table holds between games: the seats joined in the lobby, the preset the
+    # next-preset card chose, the languages of the language card (one row, `table`).
+    """
+    CREATE TABLE table_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL,
+        at     TEXT NOT NULL
+    ) WITHOUT ROWID;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-# Tables another part of the project may have created before the journal first opened.
-SHARED_TABLE_PREFIX = "tag_"
+# The check of the whole file at every start. integrity_check finds what quick_check
+# misses (an index that disagrees with its table) and costs about a third more: 30 ms
+# for 100 stored games (21 MB), 0.3 s for 1,000 on the development machine
+# (benchmarks/journal_check.py), so it runs at every start, clean stop or not.
+START_CHECK = "integrity_check"
+# Beside a journal a start refused as damaged: the refusal holds while that file is there.
+REFUSED_SUFFIX = ".refused"
+# The largest game number SQLite stores.
+_MAX_ID = 2**63 - 1
 # How long opening waits for another process's lock before saying the file is in use.
 BUSY_TIMEOUT_S = 5.0
 
@@ -99,6 +117,58 @@ class GameSummary:
     finished: str | None
     winner: str | None
     entries: int
+    # "playing", "won by NAME", "abandoned", or "set aside at entry N" (see `set_aside`)
+    status: str = "playing"
+
+
+def _status(finished: str | None, result: Mapping[str, Any]) -> str:
+    if result.get("set_aside"):
+        return f"set aside at entry {result.get('entry', '?')}"
+    if not finished:
+        return "playing"
+    if result.get("abandoned") or not result.get("winner"):
+        return "abandoned"
+    return f"won by {result['winner']}"
+
+
+# The longest name a file system takes for one file (NAME_MAX), and the longest suffix
+# the journal adds for the files beside it (".refused").
+NAME_MAX = 255
+_LONGEST_SIDE = len(".refused")
+
+
+def path_problem(path: Path) -> str | None:
+    """What keeps a journal from ever being made at `path`, in words, or None: a name
+    longer than a file system takes, a file where its folder should be, a link to
+    nothing. (`roundhouse check-config` asks the same as the journal itself.)"""
+    if len(os.fsencode(path.name)) + _LONGEST_SIDE > NAME_MAX:
+        return (f"the file name is {len(os.fsencode(path.name))} bytes long; with the "
+                f"files the journal keeps beside it, at most {NAME_MAX - _LONGEST_SIDE}")
+    try:
+        if path.is_symlink() and not path.exists():
+            return f"is a link to {os.readlink(path)}, which does not exist"
+        for folder in path.parents:
+            if folder.exists() or folder.is_symlink():
+                if not folder.is_dir():
+                    return f"its folder {folder} is a file, not a folder"
+                break
+    except OSError:
+        pass  # not this user's to look at: opening says what is wrong, if anything
+    return None
+
+
+def _one_line(text: str) -> str:
+    """SQLite's verdicts span lines; a refusal is one line."""
+    return " ".join(text.split())
+
+
+def _identity(path: Path) -> list[int] | None:
+    """What tells one file at `path` from another put there (None: no file)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns]
 
 
 def _now() -> str:
@@ -120,10 +190,15 @@ class Journal:
     service; `read_only=True` (for `games` and `export`) takes no lock and writes nothing,
     and works while the service runs and on a full disk.
 
-    The full integrity check reads the whole file, so it runs only when asked
-    (`check=True`) or when the last service did not stop cleanly: SQLite removes its
+    Every writing open checks the file first (`START_CHECK`, the whole file, at every
+    start: benchmarks/journal_check.py measures it) and decodes every game's description
+    and result and every entry of the games a start replays (the unfinished ones and the
+    newest). A file that fails is refused with one line, and the refusal holds (a
+    `NAME.refused` file beside it) until a person acts: `move_aside=True`, or a file
+    put in its place (restored, repaired, or removed for a fresh start). `unclean` says
+    whether the last service stopped without closing the journal: SQLite removes its
     write-ahead log when the last connection closes, so a log left behind means a kill
-    or a power cut.
+    or a power cut, and the commits after the last whole frame of that log are lost.
     """
 
     def __init__(self, path: Path, *, move_aside: bool = False, check: bool = False,
@@ -140,20 +215,29 @@ class Journal:
         self._copy: tempfile.TemporaryDirectory[str] | None = None
         self.moved_to: Path | None = None
         self._refuse_special()
+        self.unclean = False
         if read_only:
+            self._refuse_cut()
             self._db = self._open_read_only()
             self.checked = False
             return
         self._holder = self._take_lock()
         try:
-            self.checked = check or _side(path, "-wal").exists()
+            # (`check` is what every start does now; it is kept for older callers.)
+            self.checked = True
+            self.unclean = _side(path, "-wal").exists()
             try:
-                self._db = self._open(check=self.checked)
-            except JournalDamaged:
+                self._refuse_held()
+                self._refuse_cut()
+                self._db = self._open(check=True)
+            except JournalDamaged as damage:
                 if not move_aside:
+                    self._hold_refusal(damage)
                     raise
                 self.moved_to = self._move_aside()
+                self.unclean = False
                 self._db = self._open(check=False)
+            self._keep_private()
         except BaseException:
             os.close(self._holder)
             raise
@@ -163,6 +247,9 @@ class Journal:
     def _refuse_special(self) -> None:
         """A folder or a device in the journal's place is a mistake in the configuration,
         never a damaged journal: it is not opened, and never moved aside."""
+        problem = path_problem(self.path)
+        if problem is not None:
+            raise JournalError(f"{self.path}: {problem}")
         try:
             mode = self.path.stat().st_mode
         except OSError:
@@ -173,12 +260,68 @@ class Journal:
             raise JournalError(f"{self.path}: is not a regular file (a device, pipe or "
                                "socket), expected the journal's database file")
 
+    def _keep_private(self) -> None:
+        """The journal holds every hidden hand of a tracked game: it is the service's
+        alone (0600), and so are its log and index; a journal of an older version
+        (0640, in the service's group) is made so."""
+        for suffix in ("", "-wal", "-shm"):
+            side = _side(self.path, suffix)
+            with contextlib.suppress(OSError):
+                info = side.lstat()
+                if (stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
+                        and info.st_mode & 0o077):
+                    side.chmod(stat.S_IMODE(info.st_mode) & 0o700)
+
+    def _refuse_cut(self) -> None:
+        """A database cut to nothing (or gone) beside a write-ahead log that holds
+        commits is damage: SQLite would take it for a new journal and drop the log."""
+        wal = _side(self.path, "-wal")
+        try:
+            logged = wal.stat().st_size
+        except OSError:
+            return
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            size = None
+        if logged > 0 and not size:
+            what = "is missing" if size is None else "is empty (0 bytes)"
+            raise self._damaged(f"the database file {what} beside its write-ahead log of "
+                                f"{logged} bytes (the file was cut or lost)")
+
+    def _refuse_held(self) -> None:
+        """A refusal of an earlier start holds while the same file is in place."""
+        marker = _side(self.path, REFUSED_SUFFIX)
+        try:
+            held = json.loads(marker.read_text(encoding="utf-8"))
+            reason, identity = str(held["reason"]), held["file"]
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, KeyError, TypeError):
+            reason, identity = "the journal was refused at an earlier start", None
+        if identity is not None and identity != _identity(self.path):
+            # Another file is in its place (restored, repaired, or none): check that one.
+            with contextlib.suppress(OSError):
+                marker.unlink()
+            return
+        raise JournalDamaged(f"{_one_line(reason)} (refused since an earlier start: "
+                             f"{marker} holds the refusal until the file is replaced "
+                             "or moved aside)")
+
+    def _hold_refusal(self, damage: JournalDamaged) -> None:
+        marker = _side(self.path, REFUSED_SUFFIX)
+        if marker.exists():
+            return
+        held = {"reason": str(damage), "file": _identity(self.path)}
+        with contextlib.suppress(OSError):
+            marker.write_text(json.dumps(held) + "\n", encoding="utf-8")
+
     def _take_lock(self) -> int:
         lock = lock_path(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             try:
-                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+                fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             except OSError as err:
                 if err.errno not in (errno.EROFS, errno.EACCES, errno.ENOSPC):
                     raise
@@ -300,7 +443,7 @@ class Journal:
             why = "its disk is full: free some space"
         elif _file_refuses_writes(self.path):
             why = ("the file is not writable by this user: give it back to the service's "
-                   "user (chown roundhouse:roundhouse, chmod 0640)")
+                   "user (chown roundhouse:roundhouse, chmod 0600)")
         else:
             why = "its disk takes no writes (read-only or failing): check the disk"
         return JournalUnwritable(f"{self.path}: cannot write the journal ({detail}); {why}. "
@@ -313,13 +456,15 @@ class Journal:
             "SELECT name FROM sqlite_master WHERE type = 'table'")]
         if check:
             try:
-                verdict = db.execute("PRAGMA quick_check").fetchone()[0]
+                rows = [str(r[0]) for r in db.execute(f"PRAGMA {START_CHECK}")]
             except sqlite3.DatabaseError as err:
                 if getattr(err, "sqlite_errorcode", 0) & 0xFF not in _DAMAGED_CODES:
                     raise
-                verdict = str(err)
-            if verdict != "ok":
-                raise self._damaged(f"the integrity check failed ({verdict})")
+                rows = [str(err)]
+            if rows != ["ok"]:
+                more = f" and {len(rows) - 2} more" if len(rows) > 2 else ""
+                raise self._damaged(f"the integrity check failed "
+                                    f"({'; '.join(rows[:2])}{more})")
         if app_id == 0:
             foreign = [t for t in tables if not t.startswith(SHARED_TABLE_PREFIX)]
             if foreign:
@@ -332,10 +477,49 @@ class Journal:
             raise JournalError(
                 f"{self.path}: written by a newer Roundhouse (journal version {version}, "
                 f"this one reads up to {SCHEMA_VERSION}); upgrade Roundhouse")
+        elif check and "games" in tables:
+            self._decode_started(db)
+        if self.read_only and "games" not in tables:
+            raise JournalError(f"{self.path}: holds no journal yet (no game was ever "
+                               "journaled in it); --db names another")
+
+    def _decode_started(self, db: sqlite3.Connection) -> None:
+        """Every game's description and result, and every entry of the games a start
+        replays, decode: one that does not is damage, named by game and entry."""
+        for game_id, meta, result in db.execute("SELECT id, meta, result FROM games"):
+            self._decode(meta, game_id)
+            if result is not None:
+                self._decode(result, game_id, "its result")
+        replayed = db.execute("SELECT id FROM games WHERE finished IS NULL "
+                              "UNION SELECT MAX(id) FROM games").fetchall()
+        for (game_id,) in replayed:
+            for seq, text in db.execute("SELECT seq, entry FROM entries WHERE game_id = ? "
+                                        "ORDER BY seq", (game_id,)):
+                self._decode(text, game_id, f"entry {seq}")
+
+    def _decode(self, text: object, game_id: int, what: str = "its description") -> Any:
+        """A stored JSON object; `JournalDamaged` naming game and entry if it is not one."""
+        try:
+            value = json.loads(text) if isinstance(text, str | bytes) else None
+        except ValueError as err:
+            raise self._damaged(f"game {game_id}, {what} cannot be read ({err})") from None
+        if not isinstance(value, dict):
+            raise self._damaged(f"game {game_id}, {what} cannot be read (not an object)")
+        return value
+
+    @contextlib.contextmanager
+    def _query(self) -> Iterator[sqlite3.Connection]:
+        """A read under the lock; SQLite finding the file damaged is a one-line
+        `JournalDamaged`, never a traceback."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.DatabaseError as err:
+                raise self._failed(err, "cannot read the journal") from None
 
     def _damaged(self, what: str) -> JournalDamaged:
-        return JournalDamaged(f"{self.path}: {what}; start with --move-aside to keep it "
-                              "aside and begin a fresh journal")
+        return JournalDamaged(_one_line(f"{self.path}: {what}; start with --move-aside to "
+                                        "keep it aside and begin a fresh journal"))
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -353,14 +537,25 @@ class Journal:
                 raise
 
     def _move_aside(self) -> Path:
+        """Rename the file (and its log and index) `NAME.broken-DATE`, or
+        `NAME.broken-DATE-N` beside another of the same second: never over one."""
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        number = 1
+        while any(_side(target, s).exists() or _side(target, s).is_symlink()
+                  for s in ("", "-wal", "-shm")):
+            number += 1
+            target = self.path.with_name(f"{self.path.name}.broken-{stamp}-{number}")
         try:
+            # The refusal is over: the file it held is kept aside.
+            with contextlib.suppress(FileNotFoundError):
+                _side(self.path, REFUSED_SUFFIX).unlink()
             for suffix in ("-wal", "-shm"):
                 side = _side(self.path, suffix)
                 if side.is_file():
                     side.rename(_side(target, suffix))
-            self.path.rename(target)
+            if self.path.exists():
+                self.path.rename(target)
         except OSError as err:
             raise JournalError(f"{self.path}: cannot move it aside: {err}") from None
         return target
@@ -432,37 +627,49 @@ class Journal:
         return seq
 
     def entries(self, game_id: int) -> list[dict[str, Any]]:
-        with self._lock:
-            rows = self._db.execute("SELECT entry FROM entries WHERE game_id = ? ORDER BY seq",
-                                    (game_id,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        with self._query() as db:
+            rows = db.execute("SELECT seq, entry FROM entries WHERE game_id = ? ORDER BY seq",
+                              (game_id,)).fetchall()
+        return [self._decode(text, game_id, f"entry {seq}") for seq, text in rows]
 
     def meta(self, game_id: int) -> dict[str, Any]:
-        with self._lock:
-            row = self._db.execute("SELECT meta FROM games WHERE id = ?",
-                                   (game_id,)).fetchone()
+        row = None
+        if 0 < game_id <= _MAX_ID:
+            with self._query() as db:
+                row = db.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise JournalError(f"no game {game_id} in {self.path}")
-        return dict(json.loads(row[0]))
+        return dict(self._decode(row[0], game_id))
 
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The newest unfinished game with its entries, or None."""
-        with self._lock:
-            row = self._db.execute("SELECT id, meta FROM games WHERE finished IS NULL "
-                                   "ORDER BY id DESC LIMIT 1").fetchone()
+        with self._query() as db:
+            row = db.execute("SELECT id, meta FROM games WHERE finished IS NULL "
+                             "ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             return None
-        return int(row[0]), dict(json.loads(row[1])), self.entries(int(row[0]))
+        game_id = int(row[0])
+        return game_id, dict(self._decode(row[1], game_id)), self.entries(game_id)
 
     def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The newest game with its entries if it ended with a ranking (not abandoned)."""
-        with self._lock:
-            row = self._db.execute("SELECT id, meta, result FROM games "
-                                   "ORDER BY id DESC LIMIT 1").fetchone()
-        result = json.loads(row[2]) if row is not None and row[2] else {}
+        with self._query() as db:
+            row = db.execute("SELECT id, meta, result FROM games "
+                             "ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None or not row[2]:
+            return None
+        game_id = int(row[0])
+        result = self._decode(row[2], game_id, "its result")
         if not result.get("ranking") or result.get("abandoned"):
             return None
-        return int(row[0]), dict(json.loads(row[1])), self.entries(int(row[0]))
+        return game_id, dict(self._decode(row[1], game_id)), self.entries(game_id)
+
+    def last_entry(self, game_id: int) -> int:
+        """The number of a game's last entry (0 if none)."""
+        with self._query() as db:
+            row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game_id = ?",
+                             (game_id,)).fetchone()
+        return int(row[0])
 
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None:
         with self._writing():
@@ -481,16 +688,57 @@ class Journal:
         if cursor.rowcount != 1:
             raise JournalError(f"game {game_id} is not finished in {self.path}")
 
+    def table_state(self) -> dict[str, Any]:
+        """What the table held between games when it last said so (`save_table_state`),
+        or {}. A journal of an older version has none."""
+        with self._query() as db:
+            # (Read-only, a journal of an older version is not migrated.)
+            made = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                              "AND name = 'table_state'").fetchone()
+            row = made and db.execute(
+                "SELECT value FROM table_state WHERE key = 'table'").fetchone()
+        if not row:
+            return {}
+        try:
+            value = json.loads(row[0])
+        except ValueError:
+            raise self._damaged(f"the table's state cannot be read ({row[0][:40]!r})") from None
+        return value if isinstance(value, dict) else {}
+
+    def save_table_state(self, state: Mapping[str, Any]) -> None:
+        """Journal what the table holds between games; on disk when this returns."""
+        with self._writing():
+            self._db.execute(
+                "INSERT INTO table_state (key, value, at) VALUES ('table', ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, at = excluded.at",
+                (json.dumps(dict(state), separators=(",", ":")), _now()))
+
+    def set_aside(self, game_id: int, entry: int, reason: str) -> None:
+        """Close a game this version cannot take up (it cannot replay entry `entry`):
+        it stays in the journal as it is, is never resumed, and `games` says why."""
+        result = {"set_aside": True, "entry": entry, "reason": reason}
+        with self._writing():
+            self._db.execute(
+                "UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
+                (_now(), json.dumps(result), game_id))
+
+    def describe_game(self, game_id: int, meta: Mapping[str, Any]) -> None:
+        """Write a game's meta anew: a game journaled before its every option was gets
+        them, as the version that resumed it read them."""
+        with self._writing():
+            self._db.execute("UPDATE games SET meta = ? WHERE id = ?",
+                             (json.dumps(dict(meta)), game_id))
+
     def games(self) -> list[GameSummary]:
-        with self._lock:
-            rows = self._db.execute(
+        with self._query() as db:
+            rows = db.execute(
                 "SELECT g.id, g.started, g.meta, g.finished, g.result, "
                 "(SELECT COUNT(*) FROM entries e WHERE e.game_id = g.id) "
                 "FROM games g ORDER BY g.id").fetchall()
         summaries = []
         for game_id, started, meta_text, finished, result_text, count in rows:
-            meta = json.loads(meta_text)
-            result = json.loads(result_text) if result_text else {}
+            meta = self._decode(meta_text, game_id)
+            result = self._decode(result_text, game_id, "its result") if result_text else {}
             summaries.append(GameSummary(
                 id=game_id,
                 started=started,
@@ -499,6 +747,7 @@ class Journal:
                 finished=finished,
                 winner=result.get("winner"),
                 entries=count,
+                status=_status(finished, result),
             ))
         return summaries
 

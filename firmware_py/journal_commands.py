@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from firmware_py.config import DEFAULT_DATABASE
-from firmware_py.game import Game
+from firmware_py.game import Replayed, TableError, replay_journaled
 from firmware_py.journal import Journal, JournalError
 from firmware_py.record import record_from_game
-from roundhouse.errors import RoundhouseError
 
 
 def record_from_entries(
@@ -24,9 +23,15 @@ def record_from_entries(
 ) -> dict[str, Any]:
     """The game record of a journaled game. Raises `TableError` if the entries cannot be
     replayed."""
-    game = Game.from_meta(meta)
-    moment = game.replay(entries)[-1]
-    return record_from_game(game.options, game.names, moment.actions())
+    replayed = replay_journaled(meta, entries)
+    if replayed.failure is not None:
+        raise replayed.failure
+    return _record(replayed)
+
+
+def _record(replayed: Replayed) -> dict[str, Any]:
+    game = replayed.game
+    return record_from_game(game.options, game.names, replayed.history[-1].actions())
 
 
 # --- commands -------------------------------------------------------------------------
@@ -61,11 +66,10 @@ def run_games(args: argparse.Namespace) -> int:
     if not games:
         print(f"no games in {args.db}")
         return 0
-    print(f"{'game':>4}  {'started':<19}  {'preset':<10}  {'winner':<12}  players")
+    print(f"{'game':>4}  {'started':<19}  {'preset':<10}  {'result':<24}  players")
     for g in games:
-        winner = g.winner if g.finished else "(playing)"
         print(f"{g.id:>4}  {g.started[:19].replace('T', ' '):<19}  {g.preset:<10}  "
-              f"{winner or '-':<12}  {', '.join(g.players)}")
+              f"{g.status:<24}  {', '.join(g.players)}")
     return 0
 
 
@@ -88,11 +92,16 @@ def run_export(args: argparse.Namespace) -> int:
         print(f"roundhouse export: {err}", file=sys.stderr)
         return 2
     try:
-        record = record_from_entries(meta, entries)
-    except RoundhouseError as err:
+        replayed = replay_journaled(meta, entries)
+    except TableError as err:
         print(f"roundhouse export: game {args.game} cannot be exported: {err}",
               file=sys.stderr)
         return 2
+    if replayed.failure is not None:
+        # A game set aside is exported as far as it replays, and said so.
+        print(f"roundhouse export: game {args.game} is written up to entry "
+              f"{replayed.replayed} of {len(entries)}: {replayed.failure}", file=sys.stderr)
+    record = _record(replayed)
     text = json.dumps(record, indent=1) + "\n"
     if args.output is None:
         sys.stdout.write(text)

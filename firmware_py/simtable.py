@@ -142,6 +142,18 @@ def run_sim(args: argparse.Namespace) -> int:
         where = "" if keep_frames else " (removed at the end; --frames DIR keeps them)"
         print(f"Running headless ({reason}): PNG frames go to {frames}/table and "
               f"{frames}/wall{where}")
+    if frames is not None:
+        try:
+            for view in ("table", "wall"):
+                (frames / view).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            print(f"roundhouse sim: --frames {args.frames or frames}: cannot keep the "
+                  f"screens' pictures there ({err.strerror}); name a folder that can be "
+                  "made", file=sys.stderr)
+            return 2
+        if args.games == 0:
+            print(f"No end (--games 0): each screen keeps its newest {ENDLESS_FRAMES} "
+                  "frames")
     print(f"Seed: {seed} (--seed {seed} plays this game again)")
     print(f"Journal: {config.database}")
     try:
@@ -362,7 +374,7 @@ def simulate(
         )
         hardware.enroll_set()
         if screens:
-            children = _start_screens(config, frames)
+            children = _start_screens(config, frames, endless=games == 0)
         driver = Driver(
             feed,
             hardware,
@@ -417,18 +429,26 @@ def _largest_set(config: Config) -> int:
     return max(sizes)
 
 
-def _start_screens(config: Config, frames: Path | None) -> list[subprocess.Popen[bytes]]:
-    """The table and wall screens, each a `roundhouse display` process on the socket."""
+# Frames each headless screen keeps of a sim with no end (--games 0): the newest ones.
+ENDLESS_FRAMES = 200
+
+
+def _start_screens(config: Config, frames: Path | None,
+                   endless: bool = False) -> list[subprocess.Popen[bytes]]:
+    """The table and wall screens, each a `roundhouse display` process on the socket
+    that ends with this process, however it ends (a `kill -9` too)."""
     children = []
     env = dict(os.environ)
     if frames is not None:
         env["SDL_VIDEODRIVER"] = "dummy"
     for view, screen in (("table", config.display.table), ("wall", config.display.wall)):
-        command = [sys.executable, "-m", "firmware_py.cli", "display", "--view", view]
+        command = [sys.executable, "-m", "firmware_py.cli", "display", "--view", view,
+                   "--parent", str(os.getpid())]
         command += ["--socket", str(config.socket), "--size", f"{screen.width}x{screen.height}"]
         if frames is not None:
-            (frames / view).mkdir(parents=True, exist_ok=True)
             command += ["--frames", str(frames / view)]
+            if endless:
+                command += ["--keep-frames", str(ENDLESS_FRAMES)]
         children.append(subprocess.Popen(command, env=env))
     return children
 

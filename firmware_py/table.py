@@ -20,7 +20,15 @@ from typing import Any, Protocol
 
 from firmware_py.config import Config
 from firmware_py.entries import Step, entry_to_json
-from firmware_py.game import Game, Moment, Refused, TableError, preset_name
+from firmware_py.game import (
+    Game,
+    Moment,
+    Refused,
+    Replayed,
+    TableError,
+    preset_name,
+    replay_journaled,
+)
 from firmware_py.intents import (
     PAD_NEWS,
     Binding,
@@ -40,7 +48,7 @@ from firmware_py.intents import (
     StartGame,
     TakeBack,
 )
-from firmware_py.journal import JournalUnwritable
+from firmware_py.journal import JournalError, JournalUnwritable
 from firmware_py.pads import Pads
 from firmware_py.rules import IllegalMove, Options, RulesError
 from firmware_py.stages import GAME_STARTS, Stage
@@ -58,6 +66,9 @@ log = logging.getLogger(__name__)
 
 
 class _Journal(Protocol):
+    # Whether the last service stopped without closing the journal (a kill, a power cut).
+    unclean: bool
+
     def begin_game(self, meta: Mapping[str, Any]) -> int: ...
     def append(self, game_id: int, entry: Mapping[str, Any], *,
                finish: Mapping[str, Any] | None = None, reopen: bool = False) -> int: ...
@@ -65,7 +76,14 @@ class _Journal(Protocol):
     def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
     def reopen_game(self, game_id: int) -> None: ...
+    def set_aside(self, game_id: int, entry: int, reason: str) -> None: ...
+    def table_state(self) -> dict[str, Any]: ...
+    def save_table_state(self, state: Mapping[str, Any]) -> None: ...
+    def describe_game(self, game_id: int, meta: Mapping[str, Any]) -> None: ...
 
+
+# The table's commands whose outcome lasts between games (journaled as its state).
+_REMEMBERED = (JoinOrLeave, LeaveGame, NewGameCard, NextPreset, NextLanguage)
 
 _IN_GAME = (Stage.LEAD, Stage.DEAL, Stage.HUNT, Stage.PLAY, Stage.REVEAL, Stage.SUMMARY)
 
@@ -133,10 +151,21 @@ class Table:
             ReaderUp: lambda i: self._pads.online(i.pad),
             ReaderDown: lambda i: self._pads.offline(i.pad, i.reason),
         }
+        # What the table says to everyone until the next game starts (a game set aside).
+        self._notices: list[Notice] = []
+        # The game whose final ranking the table left for the lobby.
+        self._left_game: int | None = None
+        remembered = journal.table_state()
+        self._recall_languages(remembered)
         opened = journal.open_game()
-        if opened is not None:
+        resumed = opened is not None and self._resume_open(*opened)
+        if resumed:
+            assert opened is not None
             # The game goes on as it was, and so does the preset chosen for it.
-            self._rules = self._resume(*opened).rules
+            assert self._game is not None
+            self._rules = self._game.rules
+            if journal.unclean:
+                self._say_where_resumed(opened[0], len(opened[2]))
             if self._history[-1].stage is Stage.OVER:
                 # Journaled before the result was written together with the last move.
                 try:
@@ -144,18 +173,119 @@ class Table:
                 except JournalUnwritable as err:
                     log.warning("the game's result waits for the next start: %s", err)
         else:
+            self._recall_lobby(remembered)
+        if opened is None:
+            if journal.unclean:
+                log.warning("the last service stopped without closing the journal (a "
+                            "power cut or a kill); no game was in progress")
             ended = journal.ended_game()
-            if ended is not None:
+            if ended is not None and ended[0] != self._left_game:
                 # The last game's final ranking stays up, as it was before the restart.
                 try:
-                    self._resume(*ended)
+                    self._resume(ended[0], replay_journaled(ended[1], ended[2]))
                 except TableError as err:
                     # It is only shown, never played on: the lobby is as good a start.
                     log.warning("the last game's ranking cannot be shown: %s", err)
 
-    def _resume(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> Game:
-        game = Game.from_meta(meta)
-        self._history = game.replay(entries)
+    # --- what the table holds between games, journaled as the table's state ----------
+
+    def _remembered(self) -> dict[str, Any]:
+        return {
+            "joined": list(self._joined),
+            "rules": self._rules,
+            # The preset chosen holds only while the configuration names the same rules.
+            "configured": self._config.rules,
+            "languages": {str(seat): code for seat, code in sorted(self._languages.items())},
+            "left_game": self._left_game,
+        }
+
+    def _recall_languages(self, state: Mapping[str, Any]) -> None:
+        codes = languages()
+        chosen = state.get("languages")
+        for seat, code in (chosen.items() if isinstance(chosen, Mapping) else ()):
+            if str(seat).isdigit() and int(seat) in self._seat_config and code in codes:
+                self._languages[int(seat)] = code
+
+    def _recall_lobby(self, state: Mapping[str, Any]) -> None:
+        joined = state.get("joined")
+        if isinstance(joined, list):
+            self._joined = [s for s in dict.fromkeys(joined)
+                            if isinstance(s, int) and s in self._seat_config]
+        left = state.get("left_game")
+        self._left_game = left if isinstance(left, int) else None
+        rules = state.get("rules")
+        presets = list(self._config.presets) or [preset_name(self._config.rules)]
+        if state.get("configured") == self._config.rules and (
+                rules == self._config.rules or rules in presets):
+            self._rules = rules
+
+    def _remembering(self, command: Callable[[Any], None], intent: Intent) -> None:
+        """A table command whose outcome lasts between games: journaled before it shows,
+        and not taken if it cannot be journaled."""
+        before = self._remembered()
+        kept = (self._joined[:], self._rules, dict(self._languages), self._left_game,
+                self._game, self._history, self._game_id)
+        command(intent)
+        after = self._remembered()
+        if after == before or (self._game is not None and self._game is not kept[4]):
+            return  # nothing lasting, or a new game: its meta holds its seats and rules
+        try:
+            self._journal.save_table_state(after)
+        except JournalUnwritable:
+            (self._joined, self._rules, self._languages, self._left_game,
+             self._game, self._history, self._game_id) = kept
+            raise
+
+    def _say_where_resumed(self, game_id: int, entry: int) -> None:
+        """After a kill or a power cut the commits after the log's last whole frame are
+        gone, which no start can undo: the players check the table against the screen."""
+        log.warning("the last service stopped without closing the journal (a power cut or "
+                    "a kill): game %d is taken up again at entry %d; anything shown after "
+                    "that entry was lost and is to be entered again", game_id, entry)
+        self._notices.append(Notice(None, message(say.RESUMED_AT, game=game_id, entry=entry)))
+
+    def _resume_open(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> bool:
+        """Take up the journal's open game; False if it cannot be replayed, and then it
+        is set aside (kept in the journal, and said so on the screens and in the log)
+        and the table starts in its lobby: an upgrade never stops the table."""
+        try:
+            replayed = replay_journaled(meta, entries)
+        except TableError as err:
+            self._set_aside(game_id, 1, str(err))
+            return False
+        if replayed.failure is not None:
+            self._set_aside(game_id, replayed.replayed + 1, str(replayed.failure))
+            return False
+        self._resume(game_id, replayed)
+        if "options" not in meta:
+            game = replayed.game
+            log.warning("game %d was journaled with its preset's name alone; it goes on "
+                        "under the %s rules as rules version %d played them", game_id,
+                        game.preset, game.rules_version)
+            # From now on its rules are in its meta, whatever the presets become.
+            try:
+                self._journal.describe_game(game_id, game.meta())
+            except JournalError as err:
+                log.warning("game %d: its rules are not written down yet: %s", game_id, err)
+        return True
+
+    def _set_aside(self, game_id: int, entry: int, reason: str) -> None:
+        log.error("game %d cannot be taken up by this version: %s. It is set aside and "
+                  "kept in the journal (`roundhouse games` lists it, `roundhouse export "
+                  "%d` writes it as far as it replays); the table starts in the lobby",
+                  game_id, reason, game_id)
+        self._notices.append(Notice(None, message(say.GAME_SET_ASIDE, game=game_id)))
+        try:
+            self._journal.set_aside(game_id, entry, reason)
+        except JournalError as err:
+            # Not marked: it is set aside again at the next start, and said so again.
+            log.warning("game %d could not be marked as set aside: %s", game_id, err)
+
+    def _resume(self, game_id: int, replayed: Replayed) -> Game:
+        if replayed.failure is not None:
+            raise replayed.failure
+        game = replayed.game
+        self._history = replayed.history
         self._game, self._game_id = game, game_id
         self._joined = [game.seats[game.leader]] + [
             s for s in game.seats if s != game.seats[game.leader]
@@ -197,6 +327,11 @@ class Table:
     @property
     def rejection(self) -> Notice | None:
         return self._rejection
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """What the table says to everyone, whatever the stage (a game set aside)."""
+        return tuple(self._notices)
 
     @property
     def pads(self) -> Pads:
@@ -248,7 +383,11 @@ class Table:
             if isinstance(intent, (*PAD_NEWS, NewGameCard)):
                 self._abandon_armed = armed
             before = self.stage
-            self._commands[type(intent)](intent)
+            command = self._commands[type(intent)]
+            if isinstance(intent, _REMEMBERED):
+                self._remembering(command, intent)
+            else:
+                command(intent)
             if type(intent) in _TABLE_COMMANDS:
                 # The stages say where each command may lead; anywhere else is our fault.
                 leads = TABLE_INPUTS.get(before, {}).get(type(intent), ())
@@ -297,6 +436,7 @@ class Table:
         result = self._result(game, moment, abandoned=False) if over else None
         self._journal.append(self._game_id, entry_to_json(entry), finish=result)
         self._history.append(moment)
+        self._notices.clear()
 
     def _take_back(self, intent: TakeBack) -> None:
         game = self._game
@@ -309,6 +449,7 @@ class Table:
         self._journal.append(self._game_id, entry_to_json(intent.undo),
                              reopen=m.stage is Stage.OVER)
         self._history.pop()
+        self._notices.clear()
 
     def _join_or_leave(self, intent: JoinOrLeave) -> None:
         if intent.seat in self._joined:
@@ -338,6 +479,7 @@ class Table:
             ) from err
         self._game_id = self._journal.begin_game(new.meta())
         self._game, self._history = new, [opening]
+        self._notices.clear()
         self._joined = [leader] + [s for s in seats if s != leader]
 
     def _leave_game(self, intent: LeaveGame) -> None:
@@ -378,6 +520,8 @@ class Table:
         self._languages[intent.seat] = codes[index % len(codes)]
 
     def _close_game(self) -> None:
+        if self.stage is Stage.OVER:
+            self._left_game = self._game_id  # its ranking is not shown again
         self._game, self._history, self._game_id = None, [], None
 
     def _finish(self, *, abandoned: bool) -> None:

@@ -46,6 +46,8 @@ class TableShown(Protocol):
     @property
     def rejection(self) -> Notice | None: ...
     @property
+    def notices(self) -> tuple[Notice, ...]: ...
+    @property
     def pads(self) -> Pads: ...
 
     def language(self, seat: int) -> str: ...
@@ -330,7 +332,8 @@ def _alerts(game: Game, m: Moment, before: State | None,
 
 
 def _reader_alerts(table: TableShown) -> tuple[Notice, ...]:
-    return table.pads.reader_alerts(table.view_seat, table.pad_name)
+    """The table's own notices (a game set aside, where it resumed), then the readers'."""
+    return (*table.notices, *table.pads.reader_alerts(table.view_seat, table.pad_name))
 
 
 def _after(before: list[Message], prompt: Message) -> Message:

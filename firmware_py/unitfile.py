@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from roundhouse.errors import RoundhouseError
+
 
 @dataclass(frozen=True)
 class Unit:
@@ -45,13 +47,20 @@ class Unit:
 
 def read_unit(path: Path) -> Unit:
     """Parse a unit file and its drop-ins (`<unit>.d/*.conf`, in name order, as
-    `systemctl edit` writes them); raises OSError when the unit cannot be read."""
+    `systemctl edit` writes them); raises OSError when the unit cannot be read, and
+    `UnitError` when it is not a text file."""
     sections: dict[str, dict[str, list[str]]] = {}
-    text = path.read_text(encoding="utf-8")
-    _parse(text, sections)
-    for dropin in sorted(path.with_name(path.name + ".d").glob("*.conf")):
-        _parse(dropin.read_text(encoding="utf-8"), sections)
+    for file in (path, *sorted(path.with_name(path.name + ".d").glob("*.conf"))):
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise UnitError(f"{file}: not a unit file (not text)") from None
+        _parse(text, sections)
     return Unit(path, sections)
+
+
+class UnitError(RoundhouseError):
+    """A file given as a unit that is not one."""
 
 
 def _parse(text: str, sections: dict[str, dict[str, list[str]]]) -> None:

@@ -42,9 +42,20 @@ def configure_enroll(parser: argparse.ArgumentParser) -> None:
                         metavar="S", help="how many seat markers (default 8)")
     parser.add_argument("--db", type=Path, default=DEFAULT_DATABASE, metavar="PATH",
                         help=f"the table's database (default {DEFAULT_DATABASE})")
-    parser.add_argument("--removal-ms", type=int, default=300, metavar="MS",
+    parser.add_argument("--removal-ms", type=_removal_ms, default=300, metavar="MS",
                         help="silence after which a tag counts as lifted (default 300)")
     add_wait(parser)
+
+
+def _removal_ms(value: str) -> int:
+    """--removal-ms: a silence of 1 to 5000 ms, as a reader's `removal_ms` takes."""
+    try:
+        ms = int(value)
+    except ValueError:
+        ms = 0
+    if not 1 <= ms <= 5000:
+        raise argparse.ArgumentTypeError(f"expected milliseconds 1..5000, got {value!r}")
+    return ms
 
 
 def run_enroll(args: argparse.Namespace) -> int:

@@ -86,7 +86,16 @@ def run_learn_port(args: argparse.Namespace) -> int:
         print(f'roundhouse learn-port: --pad: expected a seat number 0..14 or "mexican", '
               f"got {args.pad!r}", file=sys.stderr)
         return 2
-    before = adapters(args.by_path)
+    if args.by_path.exists() and not args.by_path.is_dir():
+        print(f"roundhouse learn-port: --by-path: {args.by_path} is a file; expected the "
+              f"folder of the adapters' by-path links ({BY_PATH})", file=sys.stderr)
+        return 2
+    try:
+        before = adapters(args.by_path)
+    except OSError as err:
+        print(f"roundhouse learn-port: --by-path {args.by_path}: {err.strerror}",
+              file=sys.stderr)
+        return 2
     for plugged in sorted(before):
         print(f"already plugged in: USB port {usb_port(plugged) or '?'}  ({plugged})")
     print(f"plug the reader of pad {args.pad} in now (Ctrl-C to stop)", flush=True)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from hardware import HardwareError
 from hardware.rfid.protocol import normalise_uid
+from roundhouse.tablefile import APPLICATION_ID, SHARED_TABLE_PREFIX
 
 KINDS = ("tile", "marker", "card")
 CARDS = ("undo", "new_game", "next_preset", "admin", "language")
@@ -111,6 +112,21 @@ def set_plan(set_size: int, seats: int) -> list[Binding]:
     return tiles + markers + [Binding("marker", MEXICAN)] + [Binding("card", c) for c in CARDS]
 
 
+def _foreign(db: sqlite3.Connection) -> str | None:
+    """What says a SQLite file belongs to something else, or None for the table's own
+    database (or a new, empty one)."""
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    if app_id not in (0, APPLICATION_ID):
+        return f"application id {app_id:#x}"
+    if app_id == 0:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master "
+                                           "WHERE type = 'table'")]
+        others = sorted(t for t in tables if not t.startswith(SHARED_TABLE_PREFIX))
+        if others:
+            return "it holds the tables " + ", ".join(others[:5])
+    return None
+
+
 class TagRegistry:
     def __init__(self, db_path: Path | str) -> None:
         self.path = Path(db_path)
@@ -122,6 +138,11 @@ class TagRegistry:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, isolation_level=None,
                                  check_same_thread=False, timeout=10)
+            foreign = _foreign(db)
+            if foreign:
+                db.close()
+                raise TagError(f"{self.path}: not the table's database ({foreign}): the tag "
+                               "registry is kept only in the journal's file (--db)")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.executescript(SCHEMA)

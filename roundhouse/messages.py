@@ -104,6 +104,18 @@ MARKER_OUT = say("alert.marker_out", "{seat}: put your marker out")
 MARKER_BACK = say("alert.marker_back", "{seat}: take your marker back")
 READER_OFFLINE = say("alert.reader_offline", "The reader of {pad} is offline")
 READER_OFFLINE_WHY = say("alert.reader_offline_why", "The reader of {pad} is offline: {text}")
+# The table's own notices after a start (docs/table.md, "The journal"): the host reads
+# the details in the log.
+GAME_SET_ASIDE = say(
+    "alert.game_set_aside",
+    "Game {game} cannot go on after the update: it is kept aside in the journal. "
+    "Start a new game",
+)
+RESUMED_AT = say(
+    "alert.resumed_at",
+    "The table stopped without warning and took up game {game} again at entry {entry}: "
+    "check that the tiles lie as the screen shows",
+)
 
 # --- what the table waits for, when an input does not fit -----------------------------
 WAIT_LEAD = say("wait.lead", "First choose who leads: the first seat to press DRAW.")

@@ -1,6 +1,7 @@
 """What a screen or a club service reads of the table's configuration file: where the
-table's view socket is. The service itself reads and checks the whole file
-(firmware_py.config); a screen needs this one path and none of the rest.
+table's view socket is (and how the table's database is known as its own). The service
+itself reads and checks the whole file (firmware_py.config); a screen needs this one
+path and none of the rest.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from pathlib import Path
 from roundhouse.errors import RoundhouseError
 
 DEFAULT_SOCKET = Path("/run/roundhouse/view.sock")
+# The table's database: SQLite's application_id that marks it ours ("RHOU"), and the
+# prefix of the tables the tag registry keeps in it beside the journal's.
+APPLICATION_ID = 0x52484F55
+SHARED_TABLE_PREFIX = "tag_"
 
 
 class TableFileError(RoundhouseError):

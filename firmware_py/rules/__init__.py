@@ -26,7 +26,13 @@ from firmware_py.rules.errors import (
 )
 from firmware_py.rules.jsonstate import state_to_json
 from firmware_py.rules.legal import LegalActions, legal_actions
-from firmware_py.rules.options import OPTION_NAMES, PRESETS, Options
+from firmware_py.rules.options import (
+    OPTION_NAMES,
+    PRESETS,
+    RULES_VERSION,
+    Options,
+    options_as_of,
+)
 from firmware_py.rules.position import Phase
 from firmware_py.rules.rounds import ranking
 from firmware_py.rules.state import State, apply, new_game
@@ -37,6 +43,7 @@ __all__ = [
     "MEXICAN",
     "OPTION_NAMES",
     "PRESETS",
+    "RULES_VERSION",
     "Action",
     "BadAction",
     "BadDeal",
@@ -63,6 +70,7 @@ __all__ = [
     "deal",
     "legal_actions",
     "new_game",
+    "options_as_of",
     "ranking",
     "set_tiles",
     "state_to_json",

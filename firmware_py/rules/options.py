@@ -120,7 +120,9 @@ class Options:
 
     @staticmethod
     def from_json(obj: Any) -> Options:
-        """The record's `rules`: a preset name or `{"preset": NAME, OPTION: VALUE, ...}`."""
+        """The record's `rules`: a preset name or `{"preset": NAME, OPTION: VALUE, ...}`.
+        With every option given (`to_full_json`) the preset is only a name: the rules
+        are those options even where no preset of that name exists (any more)."""
         if isinstance(obj, str):
             return Options.preset(obj)
         if not isinstance(obj, Mapping) or not isinstance(obj.get("preset"), str):
@@ -128,12 +130,19 @@ class Options:
                 f'expected a preset name or {{"preset": NAME, OPTION: VALUE}}, got {quoted(obj)}'
             )
         overrides = {k: v for k, v in obj.items() if k != "preset"}
+        name = obj["preset"]
+        if name not in PRESETS and set(OPTION_NAMES) <= set(overrides):
+            # A complete set needs no preset: it is built on any, and keeps its name.
+            return dataclasses.replace(Options.from_json({**obj, "preset": "classic"}),
+                                       name=name)
         if "tie_break" in overrides:
             if not isinstance(overrides["tie_break"], list):
                 raise _bad("tie_break", overrides["tie_break"])
             overrides["tie_break"] = tuple(overrides["tie_break"])
         if "deal" in overrides:
-            overrides["deal"] = _deal_from_json(obj["preset"], overrides["deal"])
+            # A complete set's deal is all of it; otherwise it replaces the preset's rows.
+            overrides["deal"] = _deal_from_json(
+                obj["preset"], overrides["deal"], merge=not set(OPTION_NAMES) <= set(overrides))
         return Options.preset(obj["preset"], **overrides)
 
     def to_json(self) -> dict[str, Any]:
@@ -146,12 +155,26 @@ class Options:
         out: dict[str, Any] = {"preset": name}
         for key in OPTION_NAMES:
             value = getattr(self, key)
-            if value != getattr(base, key):
-                if key == "deal":
-                    value = _deal_to_json(value, base.deal)
-                elif key == "tie_break":
-                    value = list(value)
-                out[key] = value
+            if key == "deal":
+                # Rows of different player counts may come in any order.
+                value = _deal_to_json(value, base.deal)
+                if value:
+                    out[key] = value
+            elif value != getattr(base, key):
+                out[key] = list(value) if key == "tie_break" else value
+        return out
+
+    def to_full_json(self) -> dict[str, Any]:
+        """Every option written out, with the preset's name: `from_json` gives back these
+        very rules whatever the presets of a later version say."""
+        out: dict[str, Any] = {"preset": self.name}
+        for key in OPTION_NAMES:
+            value = getattr(self, key)
+            if key == "deal":
+                value = _deal_to_json(value, ())
+            elif key == "tie_break":
+                value = list(value)
+            out[key] = value
         return out
 
     def set_for(self, players: int) -> int:
@@ -273,7 +296,7 @@ def _bad(key: str, value: Any) -> BadOptions:
     )
 
 
-def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
+def _deal_from_json(preset: str, obj: Any, *, merge: bool = True) -> tuple[DealRow, ...]:
     """`{"4": [12, 10], "2": [[12, 16], [9, 15]]}` replaces those player counts' rows."""
     if preset not in PRESETS:
         raise BadOptions(f'unknown preset "{preset}"; presets are {", ".join(PRESETS)}')
@@ -295,7 +318,8 @@ def _deal_from_json(preset: str, obj: Any) -> tuple[DealRow, ...]:
                 raise BadOptions(f"{usage}, not {quoted(key)}: {quoted(value)}", "deal")
             rows.append((int(key), choice[0], choice[1]))
     replaced = {r[0] for r in rows}
-    return tuple(rows) + tuple(r for r in PRESETS[preset].deal if r[0] not in replaced)
+    kept = PRESETS[preset].deal if merge else ()
+    return tuple(rows) + tuple(r for r in kept if r[0] not in replaced)
 
 
 def _deal_to_json(deal: tuple[DealRow, ...], base: tuple[DealRow, ...]) -> dict[str, Any]:
@@ -420,3 +444,35 @@ PRESET_TEXTS: Mapping[str, str] = {
     "simple": "the Greek text",
     "hub": "the Telugu text",
 }
+
+# The version of the rules: it grows whenever a preset or the engine comes to play
+# differently. A game is journaled with it and with every option written out, so that
+# it replays under the rules it was started with whatever the presets say later.
+RULES_VERSION = 2
+
+# The presets as earlier versions had them, as today's presets with the options that
+# were different then. Version 1 is every game journaled by its preset's name alone:
+# the presets had no first_turn_draw (a seat that could not start its train drew), and
+# classic, tournament and simple neither ended a round on a last double nor all had
+# must_play.
+EARLIER_PRESETS: Mapping[int, Mapping[str, Mapping[str, Any]]] = {
+    1: {
+        "classic": {"first_turn_draw": True, "last_double_ends_round": False},
+        "tournament": {"first_turn_draw": True, "must_play": False,
+                       "last_double_ends_round": False},
+        "family": {"first_turn_draw": True},
+        "simple": {"first_turn_draw": True, "must_play": False,
+                   "last_double_ends_round": False},
+        "hub": {"first_turn_draw": True},
+    },
+}
+
+
+def options_as_of(rules: Any, version: int) -> Options:
+    """The rules `rules` (a preset's name, or a preset and overrides: `from_json`) as
+    rules version `version` played them: the options the preset had then, except where
+    `rules` names its own."""
+    options = Options.from_json(rules)
+    own = set(rules) if isinstance(rules, Mapping) else set()
+    then = EARLIER_PRESETS.get(version, {}).get(options.name, {})
+    return dataclasses.replace(options, **{k: v for k, v in then.items() if k not in own})

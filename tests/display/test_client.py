@@ -325,3 +325,28 @@ def test_a_burst_of_views_is_drawn_at_the_capped_rate_ending_on_the_newest(tmp_p
         assert follower.redraws <= 1 + 10 * sent + 2
     finally:
         server.close()
+
+
+def test_frames_kept_to_the_newest_few(tmp_path):
+    sink = FrameSink(tmp_path / "f", (64, 40), "wall", keep=3)
+    for seq in range(10):
+        sink.show(f"{seq:06d}")
+    sink.show("waiting")
+    assert sorted(p.name for p in (tmp_path / "f").iterdir()) == [
+        "wall-000008.png", "wall-000009.png", "wall-waiting.png"]
+
+
+def test_a_screen_that_would_draw_nowhere_says_so_and_ends(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    assert main(["display", "--socket", str(tmp_path / "none.sock")]) == 1
+    err = capsys.readouterr().err
+    assert "no working screen" in err and "--frames DIR" in err and "\n" not in err.strip()
+    assert main(["display", "--from", str(VIEWS / "busy_8.json")]) == 1
+    assert "no working screen" in capsys.readouterr().err
+
+
+def test_a_screen_ends_with_the_process_that_started_it(tmp_path, capsys):
+    # Its parent is given as one it does not have: as after that parent was killed.
+    assert main(["display", "--view", "wall", "--frames", str(tmp_path / "f"),
+                 "--socket", str(tmp_path / "none.sock"), "--parent", "1"]) == 0
+    assert "has ended; so does the screen" in capsys.readouterr().err

@@ -219,6 +219,43 @@ def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):
     assert "cannot open the tag registry" in capsys.readouterr().err
 
 
+def test_enroll_never_writes_into_another_programs_database(tmp_path, capsys):
+    import sqlite3
+
+    other = tmp_path / "notes.db"
+    raw = sqlite3.connect(other)
+    raw.execute("CREATE TABLE notes (text)")
+    raw.close()
+    args = parse(configure_enroll, ["--pad", "loop://", "--protocol", "lines", "--db",
+                                    str(other)])
+    assert run_enroll(args) == 1
+    assert "not the table's database (it holds the tables notes)" in capsys.readouterr().err
+    raw = sqlite3.connect(other)
+    assert raw.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
+    raw.close()
+
+
+def test_enroll_refuses_a_removal_time_no_reader_takes(capsys):
+    from firmware_py.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["enroll", "--pad", "loop://", "--protocol", "lines", "--removal-ms", "0"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--removal-ms: expected milliseconds 1..5000, got '0'" in err
+    assert "Traceback" not in err
+
+
+def test_learn_port_names_a_by_path_that_is_a_file(tmp_path, capsys):
+    from firmware_py.cli import main
+
+    (tmp_path / "afile").write_text("x")
+    assert main(["learn-port", "--pad", "0", "--by-path", str(tmp_path / "afile"),
+                 "--timeout", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert "is a file; expected the folder" in err and "\n" not in err.strip()
+
+
 @contextlib.contextmanager
 def ctrl_c_reaches_children() -> Iterator[None]:
     """Children started inside get Ctrl-C's default action, as in a terminal.

@@ -15,6 +15,7 @@ from hardware.tags import (
     TagRegistry,
     set_plan,
 )
+from roundhouse.tablefile import APPLICATION_ID
 
 
 def test_a_bound_tag_is_found_by_any_spelling_of_its_uid(registry):
@@ -81,6 +82,7 @@ def test_the_registry_shares_the_service_database_in_tables_of_its_own(tmp_path)
     path = tmp_path / "roundhouse.db"
     other = sqlite3.connect(path)
     other.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    other.execute(f"PRAGMA application_id = {APPLICATION_ID}")  # the journal's mark
     other.commit()
     with TagRegistry(path) as registry:
         registry.bind("AA000001", "tile", "0-0")

@@ -329,6 +329,9 @@ def test_a_game_resumes_after_a_restart(tmp_path):
 
 
 def test_a_start_that_fails_closes_what_it_opened(tmp_path):
+    from firmware_py.journal import Journal
+
+    Journal(tmp_path / "t.db").close()  # a journal of earlier starts: kept
     (tmp_path / "view.sock").write_text("not a socket")
     service = Service(sim_config(tmp_path), attach_hardware=False)
     with pytest.raises(ServiceError, match="is not a socket"):
@@ -488,3 +491,35 @@ def test_stopping_releases_the_pin_factory_it_made(tmp_path, monkeypatch):
     assert len(made) == 1 and made[0].closes == []
     service.stop()
     assert made[0].closes == [True]
+
+
+def test_a_pis_configuration_on_a_laptop_says_how_to_try_it_and_leaves_nothing(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("lgpio") is not None:
+        pytest.skip("lgpio is installed here: this is a Pi")
+    from firmware_py.config import example_config
+
+    text = example_config("table-4").read_text()
+    text = re.sub(r"^database = .*$", 'database = "state/t.db"', text, flags=re.M)
+    text = re.sub(r"^socket = .*$", 'socket = "run/view.sock"', text, flags=re.M)
+    (tmp_path / "t4.toml").write_text(text)
+    proc = run(tmp_path, "--config", str(tmp_path / "t4.toml"))
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "lgpio" in err and "roundhouse sim" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t4.toml"]
+
+
+def test_a_start_that_fails_leaves_no_journal_it_made(tmp_path):
+    from firmware_py.daemon import Service, ServiceError, ViewPublisher
+
+    config = sim_config(tmp_path)
+    other = ViewPublisher(config.socket)  # another service serves views there
+    other.start()
+    try:
+        with pytest.raises(ServiceError, match="another service is serving views there"):
+            Service(config, attach_hardware=False).start()
+    finally:
+        other.close()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("t.db")]

@@ -24,7 +24,7 @@ from hardware.rfid.fake import FakePn532, FakeRdm6300, PtyCable
 ROOT = Path(__file__).resolve().parents[2]
 UID = 996
 GROUPS = {"dialout": 20, "video": 44, "gpio": 997, "render": 998, "input": 999,
-          "roundhouse": UID}
+          "roundhouse-view": 995, "roundhouse": UID}
 PI4_CPUINFO = "processor\t: 0\nHardware\t: BCM2835\nRevision\t: c03111\n"
 PROC_DEVICES = ("Character devices:\n  1 mem\n  4 tty\n166 ttyACM\n188 ttyUSB\n204 ttyAMA\n"
                 "254 gpiochip\n\nBlock devices:\n  8 sd\n")
@@ -183,7 +183,8 @@ def test_the_shipped_sysusers_file_gives_the_user_every_group_the_doctor_wants(t
                                   passwd_file=root / "etc" / "passwd")
     account = read_account(machine)
     assert account is not None
-    assert account.groups >= {"gpio", "dialout", "video", "render", "input", "roundhouse"}
+    assert account.groups >= {"gpio", "dialout", "video", "render", "input", "roundhouse",
+                              "roundhouse-view"}
 
 
 def test_a_hidden_proc_cpuinfo_is_named(table):
@@ -372,6 +373,17 @@ def test_the_command_checks_the_real_machine_and_says_so(tmp_path, capsys):
     assert f"{tmp_path / 'none.toml'}: no such file" in out
     assert "the service is not installed" in out
     assert out.endswith("the table is not ready\n")
+
+
+def test_a_unit_that_is_not_text_is_named_not_a_traceback(tmp_path, capsys):
+    from firmware_py.cli import main
+
+    binary = tmp_path / "binary"
+    binary.write_bytes(bytes(range(256)) * 8)
+    assert main(["doctor", "--config", str(tmp_path / "none.toml"), "--unit",
+                 str(binary)]) == 1
+    out = capsys.readouterr().out
+    assert f"{binary}: not a unit file (not text)" in out
 
 
 def test_a_reader_the_running_service_holds_is_a_warning_with_how_to_try_it(table):

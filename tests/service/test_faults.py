@@ -35,7 +35,7 @@ from test_daemon import (
 )
 
 from firmware_py.daemon import MAX_SCREENS, Service, ViewPublisher
-from firmware_py.journal import Journal, JournalError
+from firmware_py.journal import Journal, JournalDamaged, JournalError
 from firmware_py.notify import Notifier
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
 from roundhouse.message import Message
@@ -164,9 +164,7 @@ def play_on_a_journal_made_read_only(folder: Path, wait: float = 30) -> list[lis
         return [view["phase"], view["rejection"] and said(view["rejection"])]
 
     shows: list[list[Any]] = []
-    press(service, 0)
-    press(service, 1)
-    hold(service, 0)  # starts the game: its first journal entry
+    press(service, 0)  # a seat joins: journaled, so refused
     shows.append(shown(lambda view: view["rejection"] is not None))
     if not os.access(config.database, os.W_OK):  # root writes it all the same
         try:
@@ -176,8 +174,13 @@ def play_on_a_journal_made_read_only(folder: Path, wait: float = 30) -> list[lis
     config.database.chmod(0o644)
     # The input after the one that found the disk writable is taken (each input after a
     # refusal reconnects first; the refused one's own release may have come before the
-    # chmod): a player holds DRAW again.
+    # chmod): the players join and hold DRAW again.
     for _ in range(3):
+        view = service.table.view().to_json()
+        for seat in (0, 1):
+            if not view["seats"][seat]["joined"]:
+                press(service, seat)
+                shown(lambda view, seat=seat: view["seats"][seat]["joined"], wait=min(wait, 2))
         hold(service, 0)
         taken = shown(lambda view: view["phase"] != "lobby", wait=min(wait, 5))
         if taken[0] != "lobby":
@@ -226,7 +229,7 @@ def test_a_journal_file_made_read_only_refuses_inputs_until_it_is_writable_again
     refused, [logged], taken = answer
     assert "the file is not writable by this user" in logged
     assert "check the disk" not in logged
-    # Read-only: the game's start is refused on screen, the table stays in the lobby.
+    # Read-only: a seat's join is refused on screen, the table stays in the lobby.
     assert refused == ["lobby", "The table's disk takes no writes: nothing was lost. "
                                 "Check the disk."]
     # Writable again: the same input is taken, with no restart.
@@ -329,27 +332,46 @@ def _damage_a_page_in_the_middle(path: Path) -> None:
         out.write(b"\xa5" * 4096)
 
 
-def test_a_clean_start_skips_the_full_check_an_unclean_one_runs_it(tmp_path):
+def test_every_start_checks_and_a_refusal_holds_until_moved_aside(tmp_path):
     db = tmp_path / "t.db"
     _journal_with_games(db, 60)
     _damage_a_page_in_the_middle(db)
-    journal = Journal(db)  # the last stop was clean: no full read of 60 games
-    assert not journal.checked
-    journal.close()
-    proc = run(tmp_path, "--config", str(write_config(tmp_path)), "--check-journal")
+    # The last stop was clean, and the damaged file is still refused, in one line.
+    with pytest.raises(JournalDamaged, match="the integrity check failed") as refused:
+        Journal(db)
+    assert "\n" not in str(refused.value)
+    proc = run(tmp_path, "--config", str(write_config(tmp_path)))
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 2 and "the integrity check failed" in err, err
-    assert "Traceback" not in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    # The refusal holds at the next start, whatever the first one's close did.
+    proc = run(tmp_path, "--config", str(write_config(tmp_path)))
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and "refused since an earlier start" in err, err
+    # A person acts: the file is moved aside, kept, and a fresh journal serves.
+    moved = Journal(db, move_aside=True)
+    assert moved.moved_to is not None and moved.moved_to.is_file()
+    assert moved.games() == []
+    moved.close()
+    Journal(db).close()
+    assert not (tmp_path / "t.db.refused").exists()
 
-    # Killed: SQLite's write-ahead log is left behind, and the next start checks.
+
+def test_an_unclean_stop_is_known_at_the_next_start_only(tmp_path):
+    db = tmp_path / "t.db"
+    _journal_with_games(db, 60)
+    # Killed: SQLite's write-ahead log is left behind.
     pid = os.fork()
     if pid == 0:
         Journal(db).begin_game({"players": ["Ana", "Bo"]})
         os.kill(os.getpid(), signal.SIGKILL)
     os.waitpid(pid, 0)
-    proc = run(tmp_path, "--config", str(write_config(tmp_path)))
-    _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 2 and "the integrity check failed" in err, err
+    journal = Journal(db)
+    assert journal.unclean and journal.checked
+    journal.close()
+    again = Journal(db)
+    assert not again.unclean
+    again.close()
 
 
 def test_only_a_damaged_journal_is_moved_aside_and_never_a_device(tmp_path):
@@ -394,6 +416,36 @@ def test_screens_beyond_the_bound_are_refused_clearly_and_the_others_served(tmp_
     assert late.next()["round"] == 1
     for screen in [*screens, late]:
         screen.close()
+    publisher.close()
+
+
+def test_screens_that_never_read_never_keep_a_real_one_out(tmp_path):
+    publisher = ViewPublisher(tmp_path / "view.sock")
+    publisher.start()
+    publisher.publish(numbered(0))
+    stuck = []
+    for _ in range(MAX_SCREENS):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(str(publisher.path))
+        sock.settimeout(10)
+        # Its first view has arrived, and is left unread (peeked at, not taken).
+        assert sock.recv(1, socket.MSG_PEEK) == b"{"
+        stuck.append(sock)
+    # The table is idle: nothing more is published, no write stalls.
+    for _ in range(3):
+        real = ViewReader(publisher.path)
+        assert real.next()["round"] == 0  # served, not refused
+        real.close()
+    # Those that were dropped for it are closed; the others still wait.
+    closed = 0
+    for sock in stuck:
+        assert sock.recv(65536).count(b"\n") == 1  # its one view, still there
+        sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            closed += sock.recv(65536) == b""
+    assert closed >= 1
+    for sock in stuck:
+        sock.close()
     publisher.close()
 
 

@@ -205,9 +205,9 @@ def test_games_command_lists_players_preset_and_winner(db, capsys):
     journal.close()
     assert main(["games", "--db", str(db)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert "winner" in lines[0]
-    assert "classic" in lines[1] and "Cy" in lines[1] and "Ana, Bo, Cy" in lines[1]
-    assert "family" in lines[2] and "(playing)" in lines[2]
+    assert "result" in lines[0]
+    assert "classic" in lines[1] and "won by Cy" in lines[1] and "Ana, Bo, Cy" in lines[1]
+    assert "family" in lines[2] and "playing" in lines[2]
 
 
 def test_games_command_without_a_journal_says_so(tmp_path, capsys):
@@ -316,7 +316,7 @@ def test_games_and_export_read_a_journal_on_a_full_disk(tmp_path, capsys):
         disk.fill()
         assert main(["games", "--db", str(db)]) == 0
         out = capsys.readouterr().out
-        assert "Ana, Bo" in out and "(playing)" in out
+        assert "Ana, Bo" in out and "playing" in out
         assert main(["export", str(game), "--db", str(db), "-o", str(tmp_path / "g.json")]) == 0
         assert json.loads((tmp_path / "g.json").read_text())["players"] == ["Ana", "Bo"]
 

@@ -168,7 +168,7 @@ def test_a_journal_the_table_cannot_rebuild_is_a_clear_error():
         record_from_entries(meta | {"rules": "nosuch"}, [])
     bad = [{"t": "action", "action": {"seat": 0, "play": "9-1", "on": 0}},
            {"t": "action", "action": {"seat": 0, "play": "7-7", "on": 0}}]
-    with pytest.raises(TableError, match=r"journal entry 1 .* doesn't match"):
+    with pytest.raises(TableError, match=r"journal entry 2 .* doesn.t match"):
         record_from_entries(meta, bad)
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from firmware_py.cli import main
 from firmware_py.journal import Journal
+from firmware_py.simtable import ENDLESS_FRAMES
 
 
 def test_bad_arguments_are_one_line_and_exit_2(capsys):
@@ -46,6 +47,17 @@ def test_a_foreign_database_is_refused_never_reset(tmp_path, capsys):
     assert err.startswith("roundhouse sim: ") and str(db) in err
     assert db.read_text() == "shopping list\n"
     assert "--move-aside" in err
+
+
+@pytest.mark.parametrize("where", ["afile", "/proc/roundhouse-frames"])
+def test_frames_where_no_folder_can_be_made_is_one_line(tmp_path, monkeypatch, capsys,
+                                                        where):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    assert main(["sim", "--frames", where, "--speed", "0", "--db", "sim.db"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"roundhouse sim: --frames {where}: cannot keep") and "\n" not in (
+        err.strip())
 
 
 def test_help_shows_the_defaults_and_the_hand_modes(capsys):
@@ -209,6 +221,37 @@ def test_stopping_the_sim_stops_its_screens(tmp_path, signum):
 
 
 @pytest.mark.slow
+def test_a_killed_sim_leaves_no_screen_waiting_and_an_endless_one_keeps_few_frames(
+        tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    frames = tmp_path / "frames"
+    sim = subprocess.Popen(
+        [sys.executable, "-m", "firmware_py.cli", "sim", "--speed", "0", "--seed", "3",
+         "--games", "0", "--db", str(tmp_path / "sim.db"), "--frames", str(frames)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while not list(frames.glob("*/*.png")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        screens = children_of(sim.pid)
+        assert len(screens) == 2, "the two screens run beside the sim"
+        # With no end, each screen keeps only its newest frames.
+        for pid in screens:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            assert command[command.index(b"--keep-frames") + 1] == str(ENDLESS_FRAMES).encode()
+        sim.kill()  # kill -9: nothing of the sim runs to close them
+        sim.communicate(timeout=60)
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+    deadline = time.monotonic() + 20
+    while any(alive(pid) for pid in screens) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in screens if alive(pid)], "a screen outlived the killed sim"
+
+
+@pytest.mark.slow
 def test_closing_a_screen_ends_the_sim(tmp_path, monkeypatch, capsys):
     """A window closed with Q, Esc or its close button ends its process with status 0
     (tests/display/test_client.py); the sim then ends too."""
@@ -218,7 +261,7 @@ def test_closing_a_screen_ends_the_sim(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     started: list[subprocess.Popen[bytes]] = []
 
-    def screens(config, frames):
+    def screens(config, frames, **_):
         closed = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)"])
         started.append(closed)
         return [closed]
