@@ -201,19 +201,39 @@ class FakeRdm6300:
 
 
 class FakeLines:
-    """A hub that says `+UID` when a tag comes and `-UID` when it goes."""
+    """A hub that says `+UID` when a tag comes and `-UID` when it goes.
 
-    def __init__(self, cable: PtyCable) -> None:
+    `restart` is the hub starting again, as a USB board does when its cable comes back or
+    its port is opened: it forgets what it announced and never says `-UID` for it; one
+    that `announces_on_start` says `+UID` for each tag lying on it, one that does not
+    takes them as its starting point and says nothing until they go or others come.
+    """
+
+    def __init__(self, cable: PtyCable, *, announces_on_start: bool = True) -> None:
         self._cable = cable
+        self.announces_on_start = announces_on_start
+        self._present: dict[str, None] = {}
+        self._announced: set[str] = set()
 
     def place(self, uid: str) -> None:
+        self._present[uid] = None
+        self._announced.add(uid)
         self._cable.write(lines.encode(uid, "+"))
 
     def lift(self, uid: str) -> None:
-        self._cable.write(lines.encode(uid, "-"))
+        self._present.pop(uid, None)
+        if uid in self._announced:
+            self._announced.discard(uid)
+            self._cable.write(lines.encode(uid, "-"))
 
     def tap(self, uid: str) -> None:
         self._cable.write(lines.encode(uid, "+") + lines.encode(uid, "-"))
+
+    def restart(self) -> None:
+        self._announced.clear()
+        if self.announces_on_start:
+            for uid in self._present:
+                self.place(uid)
 
     def close(self) -> None:
         """Nothing runs behind a line reader."""
