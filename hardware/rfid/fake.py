@@ -15,6 +15,7 @@ import pty
 import select
 import termios
 import threading
+import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
@@ -156,6 +157,7 @@ class FakeRdm6300:
 
     EM4100 cards have no anti-collision: two in the field answer at once and the module
     decodes neither, so while two tags lie (a marker and a tile) no frame is sent at all.
+    `fade` is a card at the edge of the coil: its frames stop for a while, then go on.
     """
 
     def __init__(self, cable: PtyCable, repeat_s: float = RDM6300_REPEAT_S) -> None:
@@ -164,6 +166,7 @@ class FakeRdm6300:
         self._present: dict[str, None] = {}
         self._changed = threading.Condition()
         self._closed = False
+        self._quiet_until = 0.0  # no frame before this (time.monotonic())
         self._thread = threading.Thread(target=self._repeat, name="fake-rdm6300", daemon=True)
         self._thread.start()
 
@@ -186,6 +189,11 @@ class FakeRdm6300:
         if not garbled:
             self._cable.write(rdm6300.encode(uid))
 
+    def fade(self, quiet_s: float) -> None:
+        """The lying card sends no frame for `quiet_s`, then goes on as before."""
+        with self._changed:
+            self._quiet_until = time.monotonic() + quiet_s
+
     def close(self) -> None:
         with self._changed:
             self._closed = True
@@ -196,7 +204,8 @@ class FakeRdm6300:
         with self._changed:
             while not self._closed:
                 self._changed.wait(self._repeat_s if self._present else None)
-                if len(self._present) == 1 and not self._closed:
+                if (len(self._present) == 1 and not self._closed
+                        and time.monotonic() >= self._quiet_until):
                     self._cable.write(rdm6300.encode(next(iter(self._present))))
 
 
