@@ -303,7 +303,7 @@ def check_modules(machine: Machine) -> Iterator[Finding]:
 
 
 def check_pin_factory(config: Config) -> Iterator[Finding]:
-    from hardware.buttons import ButtonError, make_pin_factory
+    from hardware.buttons import ButtonError, PinBusy, make_pin_factory, unclaimable
 
     try:
         factory = make_pin_factory(config.pin_factory)
@@ -312,8 +312,27 @@ def check_pin_factory(config: Config) -> Iterator[Finding]:
                       f"sudo /opt/roundhouse/venv/bin/pip install '{SRC}[pi]'")
         return
     name = type(factory).__name__
-    factory.close()
+    try:
+        problems = unclaimable({s.seat: (s.draw_pin, s.pass_pin) for s in config.seats},
+                               factory)
+    finally:
+        factory.close()
     yield Finding("ok", f"the pin factory builds ({name})")
+    busy = [p for p in problems if isinstance(p, PinBusy)]
+    if busy and len(busy) == 2 * len(config.seats):
+        yield Finding("warn", "no button pin can be claimed: in use by the running service?",
+                      "to try the pins, stop the service first: sudo systemctl stop "
+                      "roundhouse")
+        return
+    for problem in problems:
+        yield Finding("FAIL", str(problem).split(". ", 1)[0],
+                      "free the pin (for w1-gpio: dtoverlay=w1-gpio,gpiopin=N in "
+                      "/boot/firmware/config.txt with a pin the buttons do not use; "
+                      "hardware/WIRING.md names the pins overlays take), or move the "
+                      "button to another pin and change the configuration")
+    if not problems:
+        yield Finding("ok", f"every button pin of the {len(config.seats)} seats can be "
+                            "claimed")
 
 
 def can_open(path: Path, account: Account, write: bool = True) -> bool:

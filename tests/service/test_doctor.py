@@ -387,3 +387,27 @@ def test_a_reader_the_running_service_holds_is_a_warning_with_how_to_try_it(tabl
     assert "is in use, by the running service?" in texts(warnings)
     assert "sudo systemctl stop roundhouse" in texts(warnings)
     assert report(findings) == 0
+
+
+def test_a_button_pin_a_kernel_overlay_holds_is_named(table, monkeypatch):
+    import hardware.buttons
+    from hardware.fake_pins import FakePinFactory
+
+    monkeypatch.setattr(hardware.buttons, "make_pin_factory",
+                        lambda name: FakePinFactory(busy={4}))  # w1-gpio's default pin
+    shown = texts(table.failures())
+    assert "seat 0 draw button on GPIO4 cannot be claimed: GPIO busy |" in shown
+    assert "dtoverlay=w1-gpio,gpiopin=" in shown
+    assert "GPIO5" not in shown
+
+
+def test_pins_all_busy_are_the_running_service_s(table, monkeypatch):
+    import hardware.buttons
+    from hardware.fake_pins import FakePinFactory
+
+    monkeypatch.setattr(hardware.buttons, "make_pin_factory",
+                        lambda name: FakePinFactory(busy=set(range(28))))
+    findings = table.findings()
+    assert "warn no button pin can be claimed: in use by the running service?" in texts(
+        findings)
+    assert not any("cannot be claimed" in f.text for f in findings)
