@@ -290,7 +290,9 @@ class FakePn532:
     tag is laid on the pad; an ACK from the host, or its next command, aborts the
     waiting poll. It reports at most MaxTg tags.
 
-    Switchable quirks: `keeps_selected` is the behaviour field reports describe for
+    Switchable quirks: `first_answer_s` delays the first answer after power-up (`reset`,
+    as a replugged cable does), as a chip behind a USB serial adapter may after a
+    reopen; `keeps_selected` is the behaviour field reports describe for
     MaxTg=2 (NXP community thread 481864, Adafruit-PN532 issue 52, ESPHome issue 9875):
     the tags one InListPassiveTarget activated stay selected, and the next one then
     finds no tag at all, not even one laid meanwhile: it only acknowledges and waits
@@ -300,8 +302,12 @@ class FakePn532:
     answered with the error frame; `answering` False is a chip that stopped talking.
     """
 
-    def __init__(self, cable: PtyCable, *, keeps_selected: bool = False) -> None:
+    def __init__(self, cable: PtyCable, *, keeps_selected: bool = False,
+                 first_answer_s: float = 0.0) -> None:
         self._cable = cable
+        # How late the chip answers its first command after power-up (behind a USB serial
+        # adapter, up to about a second after the port is opened again).
+        self.first_answer_s = first_answer_s
         self._present: dict[str, None] = {}
         self._seen = threading.Condition()  # guards everything below and the writes
         self._reports: dict[str, int] = {}  # answers naming each tag, for `tap` to wait on
@@ -316,6 +322,7 @@ class FakePn532:
         self._thread.start()
 
     def _power_up(self) -> None:
+        self._spoke = False  # answered since power-up
         self.asleep = True
         self._wake_on_hsu = True
         self._edges = 0
@@ -418,6 +425,9 @@ class FakePn532:
             self._end_poll()
             self._new_baudrate = None
             self.commands.append(item.payload[0])
+            if not self._spoke:
+                self._seen.wait_for(lambda: self._closed, self.first_answer_s)
+                self._spoke = True
             self._write(pn532.ACK)
             # The answer comes once the chip has worked on the command: its own read.
             self._seen.wait(PN532_ACK_S)

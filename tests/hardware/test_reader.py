@@ -241,3 +241,22 @@ def test_a_marker_lying_on_a_pn532_through_a_replug_is_neither_lost_nor_placed_a
     finally:
         reader.close()
         chip.close()
+
+
+def test_a_pn532_that_answers_late_after_each_opening_comes_online_without_an_outage(
+        cable, events):
+    # Behind a USB serial adapter the first answer may come a second late after a reopen.
+    chip = FakePn532(cable, first_answer_s=0.9)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        assert events.take(1) == [ReaderOnline("2")]
+        cable.unplug()
+        chip.reset()  # the replugged cable powers the chip up again
+        assert isinstance(events.take(1)[0], ReaderOffline)
+        cable.plug()
+        assert events.take(1) == [ReaderOnline("2")]
+        chip.tap(TILE)
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+    finally:
+        reader.close()
+        chip.close()
