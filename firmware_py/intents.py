@@ -34,6 +34,7 @@ from hardware.events import (
     ReaderOnline,
     TagPlaced,
     TagRemoved,
+    is_random_uid,
 )
 from roundhouse import messages as say
 from roundhouse.message import Message
@@ -251,6 +252,9 @@ class Intents:
         removed = self._removed.pop((pad, event.uid), None)
         if removed is not None and 0 <= event.at - removed < SAME_DIP_S:
             return Nothing()
+        if binding is None and is_random_uid(event.uid):
+            # Reported once while it lies (hardware.events.RANDOM_UID), said once.
+            raise Refused(say.RANDOM_CARD, pad=table.pad_name(pad))
         if binding is None:
             raise Refused(say.UNKNOWN_TAG, text=event.uid, pad=table.pad_name(pad))
         if binding.kind == "card":

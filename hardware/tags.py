@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hardware import HardwareError
+from hardware.events import is_random_uid
 from hardware.rfid.protocol import normalise_uid
 
 KINDS = ("tile", "marker", "card")
@@ -98,6 +99,9 @@ def checked_uid(uid: str) -> str:
     normal = normalise_uid(uid)
     if normal is None:
         raise BadBinding(f"{uid!r} is not a tag UID: expected 2 to 10 bytes of hex")
+    if is_random_uid(normal):
+        raise BadBinding(f"{uid} is a random UID, drawn anew at every read (a phone, a "
+                         "passport, a bank card): it cannot be bound; use a tag of the set")
     return normal
 
 

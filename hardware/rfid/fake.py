@@ -267,6 +267,9 @@ PN532_FIELD_ON_S = 0.005
 # RFConfiguration (7.3.1): the ConfigurationData length of each CfgItem.
 PN532_RF_ITEMS = {0x01: 1, 0x02: 3, 0x04: 1, 0x05: 3, 0x0A: 11, 0x0B: 8, 0x0C: 3, 0x0D: 9}
 CIU_FIFO_DATA = 0x6339  # still holds the SENS_REQ (0x26) after a poll no tag answered
+# A card with a random UID (a phone, a passport, a bank card): `place(RANDOM_CARD)` lays
+# one on a PN532, which answers every activation with a new UID 08xxxxxx (ISO/IEC 14443-3).
+RANDOM_CARD = "random"
 
 
 def rising_edges(byte: int) -> int:
@@ -586,7 +589,9 @@ class FakePn532:
         self._blind = False
         self._selected = uids
         self._registers[CIU_FIFO_DATA] = 0x00 if uids else 0x26
-        self._answer(pn532.IN_LIST_PASSIVE_TARGET, pn532.target_data(uids))
+        drawn = ["08" + os.urandom(3).hex().upper() if uid == RANDOM_CARD else uid
+                 for uid in uids]
+        self._answer(pn532.IN_LIST_PASSIVE_TARGET, pn532.target_data(drawn))
         for uid in uids:
             self._reports[uid] = self._reports.get(uid, 0) + 1
         if uids:

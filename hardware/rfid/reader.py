@@ -17,9 +17,16 @@ from typing import Any
 
 import serial  # type: ignore[import-untyped]
 
-from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.events import (
+    RANDOM_UID,
+    ReaderOffline,
+    ReaderOnline,
+    TagPlaced,
+    TagRemoved,
+    is_random_uid,
+)
 from hardware.rfid.presence import Presence
-from hardware.rfid.protocol import Driver, ReaderSilent
+from hardware.rfid.protocol import Driver, ReaderSilent, Reading
 from hardware.sink import EventQueue
 
 log = logging.getLogger(__name__)
@@ -116,7 +123,7 @@ class Reader(threading.Thread):
                 readings = driver.receive(data, now)
                 self._check_online(now)
                 for reading in readings:
-                    change = self._presence.update(reading, now)
+                    change = self._presence.update(_stable(reading), now)
                     if change is not None:
                         self._put_change(*change)
             out = driver.tick(now)
@@ -125,6 +132,9 @@ class Reader(threading.Thread):
                     self._queue.put(TagRemoved(self.pad, uid))
 
     def _put_change(self, change: str, uid: str) -> None:
+        if uid == RANDOM_UID and change == "placed":
+            log.info("pad %s: a card with a random UID (a phone, a passport, a bank card) "
+                     "lies on it", self.pad)
         self._queue.put(TagPlaced(self.pad, uid) if change == "placed"
                         else TagRemoved(self.pad, uid))
 
@@ -150,3 +160,8 @@ class Reader(threading.Thread):
                 port.close()
             except (serial.SerialException, OSError):
                 log.debug("closing the port of pad %s failed", self.pad, exc_info=True)
+
+
+def _stable(reading: Reading) -> Reading:
+    """A random UID, new at every read, as the one UID every such card is reported by."""
+    return type(reading)(RANDOM_UID) if is_random_uid(reading.uid) else reading

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 import serial
 
-from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.events import RANDOM_UID, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
 from hardware.rfid import Reader, UnknownProtocol, open_reader
-from hardware.rfid.fake import FakeLines, FakePn532, FakeRdm6300
+from hardware.rfid.fake import RANDOM_CARD, FakeLines, FakePn532, FakeRdm6300
 from hardware.rfid.rdm6300 import Rdm6300, encode
 
 UID = "67003B51C6"
@@ -257,6 +258,26 @@ def test_a_pn532_that_answers_late_after_each_opening_comes_online_without_an_ou
         assert events.take(1) == [ReaderOnline("2")]
         chip.tap(TILE)
         assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_card_with_a_random_uid_lying_on_a_pn532_is_one_tag_placed_once(cable, events):
+    # A phone or a bank card answers every activation with a new UID 08xxxxxx.
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(RANDOM_CARD)
+        assert events.take(1) == [TagPlaced("2", RANDOM_UID)]
+        polls, deadline = chip.answered_polls, time.monotonic() + 10.0
+        while chip.answered_polls < polls + 20:  # twenty more reads, each a new UID
+            assert time.monotonic() < deadline, "the pad was not polled"
+            threading.Event().wait(0.01)
+        assert events.empty()
+        chip.lift(RANDOM_CARD)
+        assert events.take(1) == [TagRemoved("2", RANDOM_UID)]
     finally:
         reader.close()
         chip.close()

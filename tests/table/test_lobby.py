@@ -7,7 +7,7 @@ import json
 import queue
 import time
 
-from hardware.events import Button, ReaderOnline, TagPlaced, TagRemoved
+from hardware.events import RANDOM_UID, Button, ReaderOnline, TagPlaced, TagRemoved
 from hardware.rfid import open_reader
 from hardware.rfid.fake import FakeRdm6300, PtyCable
 
@@ -123,6 +123,12 @@ def test_one_dip_of_the_undo_card_undoes_once(rig_factory):
     assert rig.tap(1, "5-4")["trains"][1]["tiles"] == ["9-5", "5-4"]
     dip(rig, "mexican", "Cundo", time.monotonic() + 10.0)
     assert rig.view["trains"][1]["tiles"] == ["9-5"]
+
+
+def test_a_phone_on_a_pad_is_named_as_such(rig_factory):
+    rig = rig_factory()
+    rig.send(TagPlaced("2", RANDOM_UID))  # any card with a random UID, reported once
+    assert rig.view["rejection"]["text"] == "A phone or bank card lies on Cy's pad: take it away."
 
 
 def test_strangers_are_answered_never_a_crash(rig_factory):
