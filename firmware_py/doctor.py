@@ -423,6 +423,13 @@ def _reader_finding(pad: str, shown: str, expected: str, found: str | None,
                        "roundhouse")
     if not first.opened and first.offline.startswith("cannot open"):
         return Finding("FAIL", f"{pad}: {first.offline}")
+    layout = next((t.layout for t in tries if t.raw), None)
+    if layout is not None and layout.protocol != expected:
+        fix = (f'set protocol = "{layout.protocol}" for pad {pad.split()[1]} in '
+               f"{machine.config}" if layout.protocol else
+               "see hardware/WIRING.md for the readers this table reads")
+        return Finding("FAIL", f"{pad}: {shown}: no tag read as {name}; its bytes look like "
+                               f"{layout.description}", fix)
     if expected == "pn532":
         return Finding("FAIL", f"{pad}: {shown}: no answer to a PN532's set-up",
                        "check its power, HSU mode (SEL0 and SEL1 at 0) and that its TX goes "

@@ -152,17 +152,36 @@ class FakeReader(Protocol):
 RDM6300_REPEAT_S = 0.065
 
 
+def id12_frame(uid: str) -> bytes:
+    """An ID-12LA / ID-20LA frame: the RDM6300's with CR LF before its ETX."""
+    return rdm6300.encode(uid)[:-1] + b"\r\n\x03"
+
+
+def em18_frame(uid: str) -> bytes:
+    """What an EM-18 sends: the RDM6300's twelve hex digits with no STX nor ETX."""
+    return rdm6300.encode(uid)[1:-1]
+
+
+def line_frame(uid: str) -> bytes:
+    """A desktop reader's hex UID per line."""
+    return lines.encode(uid)
+
+
 class FakeRdm6300:
-    """Sends a tag's frame when it comes and every `repeat_s` while it lies.
+    """Sends a tag's frame when it comes and every `repeat_s` while it lies; `frame` makes
+    the bytes of one reading (an RDM6300's by default; `id12_frame`, `em18_frame` and
+    `line_frame` are the other 125 kHz layouts a builder may wire).
 
     EM4100 cards have no anti-collision: two in the field answer at once and the module
     decodes neither, so while two tags lie (a marker and a tile) no frame is sent at all.
     `fade` is a card at the edge of the coil: its frames stop for a while, then go on.
     """
 
-    def __init__(self, cable: PtyCable, repeat_s: float = RDM6300_REPEAT_S) -> None:
+    def __init__(self, cable: PtyCable, repeat_s: float = RDM6300_REPEAT_S,
+                 frame: Callable[[str], bytes] = rdm6300.encode) -> None:
         self._cable = cable
         self._repeat_s = repeat_s
+        self._frame = frame
         self._present: dict[str, None] = {}
         self._changed = threading.Condition()
         self._closed = False
@@ -176,7 +195,7 @@ class FakeRdm6300:
             self._changed.notify()
             alone = len(self._present) == 1
         if alone:
-            self._cable.write(rdm6300.encode(uid))
+            self._cable.write(self._frame(uid))
 
     def lift(self, uid: str) -> None:
         with self._changed:
@@ -187,7 +206,7 @@ class FakeRdm6300:
         with self._changed:
             garbled = bool(self._present.keys() - {uid})
         if not garbled:
-            self._cable.write(rdm6300.encode(uid))
+            self._cable.write(self._frame(uid))
 
     def fade(self, quiet_s: float) -> None:
         """The lying card sends no frame for `quiet_s`, then goes on as before."""
@@ -206,7 +225,7 @@ class FakeRdm6300:
                 self._changed.wait(self._repeat_s if self._present else None)
                 if (len(self._present) == 1 and not self._closed
                         and time.monotonic() >= self._quiet_until):
-                    self._cable.write(rdm6300.encode(next(iter(self._present))))
+                    self._cable.write(self._frame(next(iter(self._present))))
 
 
 class FakeLines:

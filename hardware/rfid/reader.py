@@ -27,6 +27,7 @@ from hardware.events import (
 )
 from hardware.rfid.presence import Presence
 from hardware.rfid.protocol import Driver, ReaderSilent, Reading
+from hardware.rfid.sniff import KEPT_BYTES
 from hardware.sink import EventQueue
 
 log = logging.getLogger(__name__)
@@ -59,10 +60,16 @@ class Reader(threading.Thread):
         self._online: bool | None = None  # None: not known yet
         self._times_online = 0
         self._port_lock = threading.Lock()
+        self._heard = bytearray()  # the first bytes the reader sent, to say what they are
 
     @property
     def online(self) -> bool:
         return bool(self._online)
+
+    @property
+    def heard(self) -> bytes:
+        """The first bytes the reader sent since it was opened (up to `KEPT_BYTES`)."""
+        return bytes(self._heard)
 
     @property
     def bad_frames(self) -> int:
@@ -120,6 +127,8 @@ class Reader(threading.Thread):
                 data += port.read(port.in_waiting)
             now = time.monotonic()
             if data:
+                if len(self._heard) < KEPT_BYTES:
+                    self._heard += data[: KEPT_BYTES - len(self._heard)]
                 readings = driver.receive(data, now)
                 self._check_online(now)
                 for reading in readings:

@@ -92,6 +92,25 @@ def test_probe_prints_each_event_and_what_the_tag_is(cable, db):
     assert lines[-1] == "4 tag events, 1 bad frames"
 
 
+def test_probe_says_which_protocol_the_bytes_look_like(cable):
+    fake = FakeRdm6300(cable, repeat_s=0.02)
+    args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1",
+                                   "--timeout", "30"])
+    with watching() as screen:
+        thread, result = in_thread(run_probe, args)
+        screen.wait_for("online")
+        fake.place("67003B51C6")  # the lines parser passes over its frames without a word
+        screen.wait_for("no tag read as lines; the bytes look like RDM6300 frames (STX, 12 "
+                        "hex digits, ETX): try --protocol rdm6300")
+        fake.lift("67003B51C6")
+        hub = FakeLines(cable)
+        hub.tap("04A22B3C")  # its line end ends the RDM6300's bytes, a bad line
+        hub.tap("04A22B3C")
+        thread.join(10)
+    fake.close()
+    assert result == [0]
+
+
 def test_probe_reports_a_reader_that_is_not_there(cable, tmp_path):
     cable.unplug()
     args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1",

@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 
 from firmware_py.doctor import Finding, Machine, diagnose, read_account, report
-from hardware.rfid.fake import FakePn532, FakeRdm6300, PtyCable
+from hardware.rfid import rdm6300
+from hardware.rfid.fake import (
+    FakePn532,
+    FakeRdm6300,
+    PtyCable,
+    em18_frame,
+    id12_frame,
+    line_frame,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 UID = 996
@@ -411,3 +419,37 @@ def test_pins_all_busy_are_the_running_service_s(table, monkeypatch):
     assert "warn no button pin can be claimed: in use by the running service?" in texts(
         findings)
     assert not any("cannot be claimed" in f.text for f in findings)
+
+
+def listened_to(table, frame, protocol: str) -> str:
+    """The doctor's findings for a reader of `frame`'s layout with a tag lying on it,
+    configured as `protocol`."""
+    cable = reader_cable(table.machine.dev / "roundhouse" / "pad-5")
+    fake = FakeRdm6300(cable, repeat_s=0.065, frame=frame)
+    fake.place("67003B51C6")
+    table.machine.config.write_text(config_text(table.root, protocol).replace("pad-0",
+                                                                              "pad-5"))
+    try:
+        return texts(table.findings())
+    finally:
+        fake.close()
+        cable.close()
+
+
+def test_an_rdm6300_configured_as_a_line_reader_is_named(table):
+    shown = listened_to(table, rdm6300.encode, "lines")
+    assert "speaks rdm6300, the configuration says lines" in shown
+
+
+def test_a_line_reader_configured_as_an_rdm6300_is_named(table):
+    shown = listened_to(table, line_frame, "rdm6300")
+    assert "speaks lines, the configuration says rdm6300" in shown
+
+
+def test_an_id12la_is_read_as_an_rdm6300(table):
+    assert "an RDM6300 read the tag 67003B51C6" in listened_to(table, id12_frame, "rdm6300")
+
+
+def test_em18_output_is_named(table):
+    shown = listened_to(table, em18_frame, "rdm6300")
+    assert "no tag read as an RDM6300; its bytes look like EM-18 output" in shown
