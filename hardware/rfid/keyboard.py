@@ -8,7 +8,9 @@ digit reaches a console or another program, and reports the number's four bytes 
 (`003B51C6`); the tag registry takes that for the card bound under its full RDM6300
 UID, and the other way round (`TagRegistry.lookup`). A line of hex digits (a reader
 set to type hex) is taken as it is. Such readers type a tag once per tap and never say
-when it leaves: it counts as removed after the removal time.
+when it leaves: it counts as removed after the removal time. A number ends with Enter,
+with Tab (readers set up to fill in forms), or, for readers that type no key after it,
+with a pause in the typing of `END_OF_NUMBER_S`.
 
 `KeyboardPort` gives the reader loop what it uses of a serial port: the typed
 characters as bytes, one line per tag.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import time
 from collections.abc import Iterable
 from typing import Any, Protocol, cast
 
@@ -36,7 +39,11 @@ _DIGITS = {2: "1", 3: "2", 4: "3", 5: "4", 6: "5", 7: "6", 8: "7", 9: "8", 10: "
            79: "1", 80: "2", 81: "3", 75: "4", 76: "5", 77: "6", 71: "7", 72: "8", 73: "9",
            82: "0"}
 _LETTERS = {30: "A", 48: "B", 46: "C", 32: "D", 18: "E", 33: "F"}  # hex-typing readers
-_ENTER = (28, 96)  # KEY_ENTER, KEY_KPENTER
+_LINE_END = (28, 96, 15)  # KEY_ENTER, KEY_KPENTER, KEY_TAB
+# A reader types a number's keys a few milliseconds apart (USB polls it every 1-10 ms);
+# this long without a key after some digits ends the number, for readers that type
+# nothing after it.
+END_OF_NUMBER_S = 0.25
 # Shift (capital hex letters), Caps Lock and Num Lock (keypad digits) type nothing.
 _MODIFIERS = frozenset({42, 54, 58, 69})
 
@@ -58,12 +65,12 @@ def typed_uid(text: str) -> str | None:
 
 
 def typed_characters(events: Iterable[Any]) -> bytes:
-    """The characters key presses type: digits, hex letters and Enter as a newline."""
+    """The characters key presses type: digits, hex letters, and Enter or Tab as a newline."""
     out = bytearray()
     for event in events:
         if event.type != EV_KEY or event.value != KEY_DOWN:
             continue  # releases, auto-repeat, SYN and scan-code (MSC) reports
-        if event.code in _ENTER:
+        if event.code in _LINE_END:
             out += b"\n"
         elif event.code in _MODIFIERS:
             continue
@@ -129,6 +136,8 @@ class KeyboardPort:
                  opener: Any = open_input_device) -> None:
         self.timeout = timeout
         self.in_waiting = 0  # every read returns all that was typed
+        self._open_line = False  # characters were typed since the last line end
+        self._typed_at = 0.0  # when the last of them came (time.monotonic())
         self._wake_r, self._wake_w = os.pipe()
         try:
             self._device: InputDevice = opener(path)
@@ -143,16 +152,27 @@ class KeyboardPort:
             raise OSError(f"{path} is held by another program ({err.strerror or err})") from err
 
     def read(self, _size: int = 1) -> bytes:
-        ready, _, _ = select.select([self._device.fileno(), self._wake_r], [], [], self.timeout)
+        timeout = self.timeout
+        if self._open_line:
+            left = max(0.0, self._typed_at + END_OF_NUMBER_S - time.monotonic())
+            timeout = left if timeout is None else min(timeout, left)
+        ready, _, _ = select.select([self._device.fileno(), self._wake_r], [], [], timeout)
         if self._wake_r in ready:
             os.read(self._wake_r, 64)
             return b""
         if not ready:
+            if self._open_line and time.monotonic() - self._typed_at >= END_OF_NUMBER_S:
+                self._open_line = False
+                return b"\n"  # the typing paused: the number is complete
             return b""
         try:
-            return typed_characters(self._device.read())
+            typed = typed_characters(self._device.read())
         except BlockingIOError:
             return b""
+        if typed:
+            self._open_line = not typed.endswith(b"\n")
+            self._typed_at = time.monotonic()
+        return typed
 
     def write(self, _data: bytes) -> int:
         return 0  # a keyboard is not asked anything

@@ -29,11 +29,13 @@ RDM6300_UID = "67003B51C6"  # version byte 0x67, card number 0x003B51C6 = 388755
 TYPED = "0003887558"  # what a 125 kHz keyboard reader types for that card
 
 
-def keys(text: str, keypad: bool = False) -> list[InputEvent]:
-    """The events a reader makes typing `text` and Enter: press, scan code, release, SYN."""
+def keys(text: str, keypad: bool = False, end: int | None = ecodes.KEY_ENTER
+         ) -> list[InputEvent]:
+    """The events a reader makes typing `text` and `end` (Enter, Tab, or no key): press,
+    scan code, release, SYN."""
     codes = {str(d): getattr(ecodes, f"KEY_KP{d}" if keypad else f"KEY_{d}") for d in range(10)}
     out = []
-    for code in [codes[c] for c in text] + [ecodes.KEY_ENTER]:
+    for code in [codes[c] for c in text] + ([end] if end is not None else []):
         out += [InputEvent(0, 0, ecodes.EV_MSC, ecodes.MSC_SCAN, 0x70000 + code),
                 InputEvent(0, 0, ecodes.EV_KEY, code, 1),
                 InputEvent(0, 0, ecodes.EV_SYN, ecodes.SYN_REPORT, 0),
@@ -142,6 +144,23 @@ def test_a_keyboard_reader_is_grabbed_and_its_typed_number_placed_then_removed(e
         device.unplug()
         (offline,) = events.take(1)
         assert isinstance(offline, ReaderOffline) and "No such device" in offline.reason
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("end", [ecodes.KEY_TAB, None], ids=["tab", "nothing"])
+def test_a_keyboard_reader_that_ends_its_number_with_tab_or_nothing_is_read(events, end):
+    device = PipeKeyboard()
+    reader = Reader("0", device.path, Keyboard(), events, removal_s=0.2,
+                    opener=lambda path, _baud, timeout: KeyboardPort(
+                        path, timeout, opener=lambda _path: device))
+    reader.start()
+    try:
+        assert events.take(1) == [ReaderOnline("0")]
+        device.type(keys(TYPED, end=end))
+        assert events.take(2) == [TagPlaced("0", RDM6300_UID[2:]), TagRemoved("0", RDM6300_UID[2:])]
+        device.type(keys("0000000001", end=end))  # the next card: not run into the first
+        assert events.take(1) == [TagPlaced("0", "00000001")]
     finally:
         reader.close()
 
