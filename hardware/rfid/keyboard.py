@@ -7,8 +7,11 @@ The reader reads them from Linux's input layer (evdev) with an exclusive grab, s
 digit reaches a console or another program, and reports the number's four bytes in hex
 (`003B51C6`); the tag registry takes that for the card bound under its full RDM6300
 UID, and the other way round (`TagRegistry.lookup`). A line of hex digits (a reader
-set to type hex) is taken as it is. Such readers type a tag once per tap and never say
-when it leaves: it counts as removed after the removal time. A number ends with Enter,
+set to type hex) is taken as it is. Eight digits are a Wiegand 26 reading (3 digits of
+facility code, 5 of card number: the card number's low 24 bits, `05920934` for that
+card), reported as those three bytes (`3B51C6`), which the registry also matches. Such
+readers type a tag once per tap and never say when it leaves: it counts as removed
+after the removal time. A number ends with Enter,
 with Tab (readers set up to fill in forms), or, for readers that type no key after it,
 with a pause in the typing of `END_OF_NUMBER_S`.
 
@@ -29,6 +32,9 @@ from hardware.rfid.lines import MAX_LINE
 from hardware.rfid.protocol import Listener, Reading, Seen, normalise_uid
 
 MAX_DECIMAL = 2**32 - 1  # ten digits: the low 32 bits of an EM4100 card number
+# Readers set to Wiegand 26 ("W26", "8 digits") type a card's low 24 bits as its
+# facility code (the third byte, three digits) and card number (the low two, five).
+W26_DIGITS = 8
 HEX_UID_BYTES = (4, 5, 7)  # UIDs a hex-typing reader may send (see lines.py)
 
 # Linux input event codes (linux/input-event-codes.h), as evdev.ecodes names them.
@@ -55,8 +61,14 @@ def is_input_device(url: str) -> bool:
 
 def typed_uid(text: str) -> str | None:
     """The UID for a typed line: decimal digits are a number of at most 32 bits, given
-    as four bytes of hex; anything else must be a hex UID of a tag's size."""
+    as four bytes of hex, or eight digits the Wiegand 26 reading of a card (three of
+    facility code, five of card number: its low 24 bits), given as three bytes of hex;
+    anything else must be a hex UID of a tag's size."""
     text = text.strip()
+    if text.isdigit() and len(text) == W26_DIGITS:
+        facility, card = int(text[:3]), int(text[3:])
+        if facility <= 0xFF and card <= 0xFFFF:
+            return f"{facility:02X}{card:04X}"
     if text.isdigit():
         number = int(text)
         return f"{number:08X}" if len(text) <= 10 and number <= MAX_DECIMAL else None

@@ -61,6 +61,21 @@ def test_the_registry_takes_the_typed_number_for_the_card_enrolled_on_an_rdm6300
     assert registry.lookup("7F00ABCDEE") is None
 
 
+W26 = "05920934"  # the same card as a Wiegand 26 reader types it: facility 59, card 20934
+
+
+def test_eight_typed_digits_are_the_wiegand_26_reading_of_the_card(registry):
+    assert typed_uid(W26) == "3B51C6"  # its low 24 bits
+    assert typed_uid("25565535") == "FFFFFF"
+    assert typed_uid("25665535") == "01879FFF"  # no facility code: a plain number
+    registry.bind(RDM6300_UID, "tile", "12-5")
+    assert registry.lookup(typed_uid(W26)) == Binding("tile", "12-5")
+    # Enrolled on a W26 reader, the card is known to RDM6300 and ten-digit pads.
+    registry.bind(typed_uid("00100001"), "marker", "3")
+    assert registry.lookup("7F00010001") == Binding("marker", "3")
+    assert registry.lookup(typed_uid("0000065537")) == Binding("marker", "3")
+
+
 def test_key_presses_type_digits_and_enter_whatever_else_the_device_reports():
     assert typed_characters(keys(TYPED)) == TYPED.encode() + b"\n"
     assert typed_characters(keys(TYPED, keypad=True)) == TYPED.encode() + b"\n"
