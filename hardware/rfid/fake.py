@@ -364,6 +364,21 @@ class FakePn532:
         with self._seen:
             self._power_up()
 
+    def brown_out(self, dark_s: float) -> None:
+        """Its supply sags (a long USB cable, a shared 3.3 V rail): the chip hears and says
+        nothing for `dark_s`, then starts again as after power-up. Returns at once."""
+        with self._seen:
+            self.answering = False
+
+        def back() -> None:
+            with self._seen:
+                self._power_up()
+                self.answering = True
+
+        timer = threading.Timer(dark_s, back)
+        timer.daemon = True
+        timer.start()
+
     def place(self, uid: str) -> None:
         with self._seen:
             self._present[uid] = None

@@ -31,8 +31,10 @@ asked for again (wake-up included, in case the chip fell asleep) and three in a 
 the reader is gone; a chip that needed a wake-up since it last answered has its set-up
 sent again at the next re-arm, in case it restarted and forgot it. A command answered
 with the error frame is sent again after a pause that doubles each time, and three in a
-row put the reader offline naming the command (`Pn532._refusal`). An answer counts only
-if every length in it adds up (`Framer`, `parse_targets`).
+row put the reader offline naming the command (`Pn532._refusal`). While the chip owes
+an answer it watches nothing (`watched_until`), and when it talks again after a miss
+(a brown-out restarted it) the reader gives the tags a new removal time (`resumptions`).
+An answer counts only if every length in it adds up (`Framer`, `parse_targets`).
 """
 
 from __future__ import annotations
@@ -285,6 +287,10 @@ class Pn532:
         self.response_timeout = response_timeout
         self.first_answer_timeout = max(response_timeout, first_answer_timeout)
         self._heard = False  # the chip answered on this connection
+        # Since when the chip owes an answer (None: it owes none); while it does, a tag
+        # not seen is not known to be gone.
+        self._silent_since: float | None = None
+        self.resumptions = 0
         self.attempts = attempts
         self.rearm_interval = rearm_interval
         self.after_tags = after_tags
@@ -316,6 +322,7 @@ class Pn532:
     def start(self, now: float) -> bytes:
         self.ready = False
         self._heard = False
+        self._silent_since = None
         self._step = 0
         self._pending = None
         self._misses = 0
@@ -331,7 +338,12 @@ class Pn532:
     def receive(self, data: bytes, now: float) -> list[Reading]:
         readings: list[Reading] = []
         for item in self._framer.feed(data):
-            self._heard = self._heard or isinstance(item, Ack | Info)
+            if isinstance(item, Ack | Info):
+                self._heard = True
+                # Alive: an ACK still owes the answer (from now), the answer owes nothing.
+                self._silent_since = now if isinstance(item, Ack) else None
+                if self._misses:
+                    self.resumptions += 1  # it talks again: the pad was not watched
             if self._pending is None:
                 continue
             if isinstance(item, Ack):
@@ -346,6 +358,13 @@ class Pn532:
                   and item.payload[0] == self._pending + 1):
                 readings += self._answered(item.payload[1:], now)
         return readings
+
+    def watched_until(self, now: float) -> float:
+        """Now while the chip answers (or, its poll acknowledged, looks for a tag itself);
+        else since it owes an answer: a chip that browned out sees no tag go."""
+        if self._waiting or self._silent_since is None:
+            return now
+        return self._silent_since
 
     def _taken(self) -> None:
         """A command after the set-up was taken (acknowledged, not refused)."""
@@ -455,6 +474,8 @@ class Pn532:
             self._send(*POLL, now)
 
     def _send(self, code: int, params: bytes, now: float, *, wake: bool = False) -> None:
+        if self._silent_since is None:
+            self._silent_since = now
         self._pending = code
         self._params = params
         self._expect(now)

@@ -59,6 +59,7 @@ class Reader(threading.Thread):
         self._port: Any = None
         self._online: bool | None = None  # None: not known yet
         self._times_online = 0
+        self._resumptions = 0
         self._port_lock = threading.Lock()
         self._heard = bytearray()  # the first bytes the reader sent, to say what they are
 
@@ -136,8 +137,13 @@ class Reader(threading.Thread):
                     if change is not None:
                         self._put_change(*change)
             out = driver.tick(now)
+            if driver.resumptions != self._resumptions:
+                self._resumptions = driver.resumptions
+                self._presence.restart(now)
             if self._online:
-                for uid in self._presence.expire(now):
+                # Silence counts only while the pad was watched: a chip that browned out
+                # for a moment did not see the marker go.
+                for uid in self._presence.expire(driver.watched_until(now)):
                     self._queue.put(TagRemoved(self.pad, uid))
 
     def _put_change(self, change: str, uid: str) -> None:

@@ -281,3 +281,43 @@ def test_a_card_with_a_random_uid_lying_on_a_pn532_is_one_tag_placed_once(cable,
     finally:
         reader.close()
         chip.close()
+
+
+def test_a_marker_lying_through_a_pn532_brown_out_does_not_flicker(cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(MARKER)
+        assert events.take(1) == [TagPlaced("2", MARKER)]
+        polls = chip.answered_polls
+        chip.brown_out(0.4)  # four removal times dark, then a restarted chip
+        deadline = time.monotonic() + 10.0
+        while chip.answered_polls < polls + 5:  # it answers again, seeing the marker
+            assert time.monotonic() < deadline, "the chip never answered again"
+            threading.Event().wait(0.01)
+        chip.tap(TILE)
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+        chip.lift(MARKER)
+        assert events.take(1) == [TagRemoved("2", MARKER)]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_marker_lifted_during_a_pn532_brown_out_is_removed_once_it_answers_again(
+        cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(MARKER)
+        events.take(1)
+        chip.brown_out(0.4)
+        chip.lift(MARKER)
+        assert events.take(1) == [TagRemoved("2", MARKER)]
+        chip.tap(TILE)  # and the pad reads on
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+    finally:
+        reader.close()
+        chip.close()
