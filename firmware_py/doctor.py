@@ -375,11 +375,27 @@ def check_readers(machine: Machine, config: Config, account: Account | None) -> 
     for reader in config.readers:
         pad = f"pad {reader.pad}"
         if pi5 and reader.url in ("/dev/serial0", "/dev/ttyAMA10"):
-            yield Finding("FAIL", f"{pad}: on a Raspberry Pi 5 {reader.url} is the 3-pin debug "
-                                  "connector, not the header's UART (pins 8 and 10)",
-                          "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and set "
-                          f'url = "/dev/ttyAMA0" for pad {reader.pad} in {machine.config}')
-            continue
+            # serial0 is a link: to the debug connector's ttyAMA10 by default, to the
+            # header's ttyAMA0 with dtparam=uart0_console (or uart0=on and console off).
+            link = machine.device(reader.url)
+            hop = os.readlink(link) if link.is_symlink() else None
+            if reader.url == "/dev/serial0" and hop is not None and Path(hop).name == "ttyAMA0":
+                pass  # the header's UART: checked as any reader below
+            elif reader.url == "/dev/serial0" and hop is None and not link.exists():
+                yield Finding("FAIL", f"{pad}: no /dev/serial0: on a Raspberry Pi 5 the "
+                                      "header's UART (pins 8 and 10) is off",
+                              "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and "
+                              f'set url = "/dev/ttyAMA0" for pad {reader.pad} in '
+                              f"{machine.config}")
+                continue
+            else:
+                named = f"{reader.url} -> {Path(hop).name}" if hop else reader.url
+                yield Finding("FAIL", f"{pad}: on a Raspberry Pi 5 {named} is the 3-pin "
+                                      "debug connector, not the header's UART (pins 8 and 10)",
+                              "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and "
+                              f'set url = "/dev/ttyAMA0" for pad {reader.pad} in '
+                              f"{machine.config}")
+                continue
         if "://" in reader.url:
             yield Finding("ok", f"{pad}: {reader.url} is not a local device; not tried")
             continue

@@ -268,10 +268,25 @@ def test_a_pi5_reader_on_serial0_is_sent_to_the_headers_uart(table):
     table.machine.config.write_text(config_text(table.root, "pn532").replace(
         "/dev/roundhouse/pad-0", "/dev/serial0"))
     shown = texts(table.failures())
-    assert "on a Raspberry Pi 5 /dev/serial0 is the 3-pin debug connector" in shown
+    assert "pad 0: no /dev/serial0: on a Raspberry Pi 5 the header's UART" in shown
+    (table.machine.dev / "serial0").symlink_to("ttyAMA10")  # the Pi 5's default
+    shown = texts(table.failures())
+    assert "on a Raspberry Pi 5 /dev/serial0 -> ttyAMA10 is the 3-pin debug connector" in shown
     assert 'dtparam=uart0=on' in shown and 'url = "/dev/ttyAMA0" for pad 0' in shown
     (table.machine.proc / "cpuinfo").write_text(PI4_CPUINFO)
     assert "debug connector" not in texts(table.failures())
+
+
+def test_a_pi5_serial0_that_leads_to_the_headers_uart_is_taken(table):
+    # dtparam=uart0_console points serial0 at ttyAMA0, the header's UART.
+    (table.machine.proc / "cpuinfo").write_text("Revision\t: d04170\n")
+    (table.machine.dev / "ttyAMA0").symlink_to(table.cable.path.resolve())
+    (table.machine.dev / "serial0").symlink_to("ttyAMA0")
+    table.machine.config.write_text(config_text(table.root, "pn532").replace(
+        "/dev/roundhouse/pad-0", "/dev/serial0"))
+    shown = texts(table.findings())
+    assert "debug connector" not in shown and "no /dev/serial0" not in shown
+    assert "pad 0: /dev/serial0 -> " in shown and "a PN532 answers" in shown
 
 
 def test_a_missing_unit_is_named(table):
