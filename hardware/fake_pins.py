@@ -6,7 +6,8 @@
 - A late callback: lgpio hands each edge to gpiozero from a thread of its own, with the
   kernel's timestamp of the edge (gpiozero's `_pin_changed(ticks, state)`); the GIL or a
   garbage collection may hold that thread up. `LatePin.hold()` keeps the callbacks,
-  each with its own tick, until `deliver()`, while the pin's live level goes on.
+  each with its own tick, until `deliver()`, while the pin's live level goes on;
+  `glitch(width_s)` is a glitch whose second edge is kept so.
 """
 
 from __future__ import annotations
@@ -31,6 +32,18 @@ class LatePin(MockPin):  # type: ignore[misc]
     def hold(self) -> None:
         """Keep the callbacks of the edges from now on (the callback thread is held up)."""
         self._held = []
+
+    def glitch(self, width_s: float) -> None:
+        """The line leaves its level for `width_s` and comes back; the callback of the
+        first edge is handed over now, the one of the second is kept until `deliver`, as
+        a callback thread held up right after the first would."""
+        was = self._state
+        self._change_state(not was)
+        first = self._last_change
+        self._change_state(was)
+        self._last_change = first + width_s
+        self._held = [(self._last_change, was)]
+        PiPin._call_when_changed(self, first, not was)
 
     def deliver(self) -> None:
         """Hand over the kept callbacks, in order, each with its edge's own tick."""

@@ -254,10 +254,10 @@ def test_a_glitch_whose_end_is_handed_over_late_is_no_press(late_factory, events
                           bounce_ms=int(BOUNCE_S * 1000), pass_hold_s=0.3)
     try:
         pin = late_factory.pin(5)
-        pin.drive_low()
-        pin.hold()  # the callback thread is held up (the GIL, a garbage collection)
-        pin.drive_high()  # a glitch of microseconds on the idle PASS
-        time.sleep(3 * BOUNCE_S)  # longer than the window
+        # A 1 ms glitch on the idle PASS; the callback thread is held up (the GIL, a
+        # garbage collection) right after its first edge, for longer than the window.
+        pin.glitch(0.001)
+        time.sleep(3 * BOUNCE_S)
         pin.deliver()
         assert nothing_more(events)
         assert not buttons.is_pressed(0, Button.PASS)
@@ -272,9 +272,7 @@ def test_a_spike_during_a_pass_hold_handed_over_late_is_no_second_undo(late_fact
         pin = late_factory.pin(5)
         pin.drive_low()
         assert buttons.wait_held(0, Button.PASS, timeout=10.0)
-        pin.drive_high()  # a spike on the held button...
-        pin.hold()
-        pin.drive_low()  # ...whose end is handed over late
+        pin.glitch(0.001)  # a spike on the held button, whose end is handed over late
         time.sleep(3 * BOUNCE_S)
         pin.deliver()
         time.sleep(0.5)  # past another hold time
