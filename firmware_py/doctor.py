@@ -419,7 +419,8 @@ def check_readers(machine: Machine, config: Config, account: Account | None) -> 
         yield _reader_finding(pad, shown, reader.protocol, found, tries, machine)
 
 
-READER_NAMES = {"rdm6300": "an RDM6300", "pn532": "a PN532", "lines": "a line reader"}
+READER_NAMES = {"rdm6300": "an RDM6300", "pn532": "a PN532", "lines": "a line reader",
+                "em18": "an EM-18"}
 
 
 def _reader_finding(pad: str, shown: str, expected: str, found: str | None,

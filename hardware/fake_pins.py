@@ -23,6 +23,9 @@ class error(Exception):  # named as lgpio names its own
 
 
 class LatePin(MockPin):  # type: ignore[misc]
+    _last_change: float  # MockPin's: the tick of the last change
+    _state: bool
+
     def __init__(self, factory: FakePinFactory, info: Any) -> None:
         if info.name in {f"GPIO{n}" for n in factory.busy}:
             raise error("GPIO busy")
@@ -41,8 +44,9 @@ class LatePin(MockPin):  # type: ignore[misc]
         self._change_state(not was)
         first = self._last_change
         self._change_state(was)
-        self._last_change = first + width_s
-        self._held = [(self._last_change, was)]
+        second = first + width_s
+        self._last_change = second
+        self._held = [(second, was)]
         PiPin._call_when_changed(self, first, not was)
 
     def deliver(self) -> None:

@@ -41,8 +41,7 @@ def looks_like(data: bytes) -> Layout | None:
     if _PN532.search(data):
         return Layout("pn532", "PN532 frames (00 00 FF ...)")
     if any(_bare_readings(match.group(1)) for match in _BARE.finditer(data)):
-        return Layout(None, "EM-18 output (12 hex digits with no STX or ETX): not a "
-                            "layout this table reads; an RDM6300 reads the same tags")
+        return Layout("em18", "EM-18 output (12 hex digits with no STX or ETX)")
     if _LINE.search(data):
         return Layout("lines", "a hex UID per line")
     return Layout(None, f"{len(data)} bytes in no layout this table reads, "

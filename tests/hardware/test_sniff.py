@@ -19,7 +19,7 @@ UID = "67003B51C6"
     (line_frame("04A22B3C4D5E6F") * 3, "lines", "a hex UID per line"),
     (b"+04:A2:2B:3C\r\n", "lines", "a hex UID per line"),
     (pn532.ACK + pn532.frame(pn532.CHIP, b"\x15"), "pn532", "PN532 frames"),
-    (em18_frame(UID) * 3 + em18_frame(UID)[:5], None, "EM-18 output"),
+    (em18_frame(UID) * 3 + em18_frame(UID)[:5], "em18", "EM-18 output"),
     (bytes(range(0x80, 0xC0)), None, "64 bytes in no layout this table reads"),
 ])
 def test_the_layout_of_each_reader_is_named(data, protocol, words):

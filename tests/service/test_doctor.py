@@ -465,6 +465,11 @@ def test_an_id12la_is_read_as_an_rdm6300(table):
     assert "an RDM6300 read the tag 67003B51C6" in listened_to(table, id12_frame, "rdm6300")
 
 
-def test_em18_output_is_named(table):
+def test_an_em18_configured_as_an_rdm6300_is_named(table):
     shown = listened_to(table, em18_frame, "rdm6300")
-    assert "no tag read as an RDM6300; its bytes look like EM-18 output" in shown
+    assert "speaks em18, the configuration says rdm6300" in shown
+    assert 'set protocol = "em18" for pad 0' in shown
+
+
+def test_an_em18_is_ready(table):
+    assert "an EM-18 read the tag 67003B51C6" in listened_to(table, em18_frame, "em18")
