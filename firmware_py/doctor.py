@@ -329,7 +329,9 @@ def check_pin_factory(config: Config) -> Iterator[Finding]:
                       "free the pin (for w1-gpio: dtoverlay=w1-gpio,gpiopin=N in "
                       "/boot/firmware/config.txt with a pin the buttons do not use; "
                       "hardware/WIRING.md names the pins overlays take), or move the "
-                      "button to another pin and change the configuration")
+                      "button to another pin and change the configuration"
+                      if isinstance(problem, PinBusy) else
+                      "give the button a BCM pin this board has (hardware/WIRING.md)")
     if not problems:
         yield Finding("ok", f"every button pin of the {len(config.seats)} seats can be "
                             "claimed")
