@@ -35,6 +35,7 @@ MAX_DECIMAL = 2**32 - 1  # ten digits: the low 32 bits of an EM4100 card number
 # Readers set to Wiegand 26 ("W26", "8 digits") type a card's low 24 bits as its
 # facility code (the third byte, three digits) and card number (the low two, five).
 W26_DIGITS = 8
+W26_HEX = 6  # the UID it gives: three bytes
 HEX_UID_BYTES = (4, 5, 7)  # UIDs a hex-typing reader may send (see lines.py)
 
 # Linux input event codes (linux/input-event-codes.h), as evdev.ecodes names them.
@@ -68,7 +69,7 @@ def typed_uid(text: str) -> str | None:
     if text.isdigit() and len(text) == W26_DIGITS:
         facility, card = int(text[:3]), int(text[3:])
         if facility <= 0xFF and card <= 0xFFFF:
-            return f"{facility:02X}{card:04X}"
+            return f"{facility << 16 | card:0{W26_HEX}X}"
     if text.isdigit():
         number = int(text)
         return f"{number:08X}" if len(text) <= 10 and number <= MAX_DECIMAL else None

@@ -229,6 +229,18 @@ def test_enroll_resumes_where_it_stopped(tmp_path, capsys):
     assert "all 36 tags of the double-6 table are enrolled already" in capsys.readouterr().out
 
 
+def test_enroll_says_once_what_an_eight_digit_keyboard_reading_keeps(tmp_path):
+    plan = set_plan(6, 2)
+    events = iter([TagPlaced("enroll", "3B51C6"), TagPlaced("enroll", "3B51C7"),
+                   *(TagPlaced("enroll", f"AA{n:06X}") for n in range(len(plan)))])
+    lines: list[str] = []
+    with TagRegistry(tmp_path / "roundhouse.db") as registry:
+        enroll(Enrollment(registry, plan), lambda: next(events), lines.append)
+    notes = [line for line in lines if "Wiegand 26" in line]
+    assert len(notes) == 1 and "24 of the card's 32 bits" in notes[0]
+    assert lines.index(notes[0]) == 2  # right after the first such tag
+
+
 def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):
     folder = tmp_path / "a-folder.db"
     folder.mkdir()
