@@ -308,7 +308,7 @@ def check_modules(machine: Machine) -> Iterator[Finding]:
 
 
 def check_pin_factory(config: Config) -> Iterator[Finding]:
-    from hardware.buttons import ButtonError, make_pin_factory
+    from hardware.buttons import ButtonError, PinBusy, make_pin_factory, unclaimable
 
     try:
         factory = make_pin_factory(config.pin_factory)
@@ -317,8 +317,29 @@ def check_pin_factory(config: Config) -> Iterator[Finding]:
                       f"sudo /opt/roundhouse/venv/bin/pip install '{SRC}[pi]'")
         return
     name = type(factory).__name__
-    factory.close()
+    try:
+        problems = unclaimable({s.seat: (s.draw_pin, s.pass_pin) for s in config.seats},
+                               factory)
+    finally:
+        factory.close()
     yield Finding("ok", f"the pin factory builds ({name})")
+    busy = [p for p in problems if isinstance(p, PinBusy)]
+    if busy and len(busy) == 2 * len(config.seats):
+        yield Finding("warn", "no button pin can be claimed: in use by the running service?",
+                      "to try the pins, stop the service first: sudo systemctl stop "
+                      "roundhouse")
+        return
+    for problem in problems:
+        yield Finding("FAIL", str(problem).split(". ", 1)[0],
+                      "free the pin (for w1-gpio: dtoverlay=w1-gpio,gpiopin=N in "
+                      "/boot/firmware/config.txt with a pin the buttons do not use; "
+                      "hardware/WIRING.md names the pins overlays take), or move the "
+                      "button to another pin and change the configuration"
+                      if isinstance(problem, PinBusy) else
+                      "give the button a BCM pin this board has (hardware/WIRING.md)")
+    if not problems:
+        yield Finding("ok", f"every button pin of the {len(config.seats)} seats can be "
+                            "claimed")
 
 
 def can_open(path: Path, account: Account, write: bool = True) -> bool:
@@ -361,11 +382,27 @@ def check_readers(machine: Machine, config: Config, account: Account | None) -> 
     for reader in config.readers:
         pad = f"pad {reader.pad}"
         if pi5 and reader.url in ("/dev/serial0", "/dev/ttyAMA10"):
-            yield Finding("FAIL", f"{pad}: on a Raspberry Pi 5 {reader.url} is the 3-pin debug "
-                                  "connector, not the header's UART (pins 8 and 10)",
-                          "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and set "
-                          f'url = "/dev/ttyAMA0" for pad {reader.pad} in {machine.config}')
-            continue
+            # serial0 is a link: to the debug connector's ttyAMA10 by default, to the
+            # header's ttyAMA0 with dtparam=uart0_console (or uart0=on and console off).
+            link = machine.device(reader.url)
+            hop = os.readlink(link) if link.is_symlink() else None
+            if reader.url == "/dev/serial0" and hop is not None and Path(hop).name == "ttyAMA0":
+                pass  # the header's UART: checked as any reader below
+            elif reader.url == "/dev/serial0" and hop is None and not link.exists():
+                yield Finding("FAIL", f"{pad}: no /dev/serial0: on a Raspberry Pi 5 the "
+                                      "header's UART (pins 8 and 10) is off",
+                              "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and "
+                              f'set url = "/dev/ttyAMA0" for pad {reader.pad} in '
+                              f"{machine.config}")
+                continue
+            else:
+                named = f"{reader.url} -> {Path(hop).name}" if hop else reader.url
+                yield Finding("FAIL", f"{pad}: on a Raspberry Pi 5 {named} is the 3-pin "
+                                      "debug connector, not the header's UART (pins 8 and 10)",
+                              "add dtparam=uart0=on to /boot/firmware/config.txt, reboot, and "
+                              f'set url = "/dev/ttyAMA0" for pad {reader.pad} in '
+                              f"{machine.config}")
+                continue
         if "://" in reader.url:
             yield Finding("ok", f"{pad}: {reader.url} is not a local device; not tried")
             continue
@@ -389,7 +426,8 @@ def check_readers(machine: Machine, config: Config, account: Account | None) -> 
         yield _reader_finding(pad, shown, reader.protocol, found, tries, machine)
 
 
-READER_NAMES = {"rdm6300": "an RDM6300", "pn532": "a PN532", "lines": "a line reader"}
+READER_NAMES = {"rdm6300": "an RDM6300", "pn532": "a PN532", "lines": "a line reader",
+                "em18": "an EM-18"}
 
 
 def _reader_finding(pad: str, shown: str, expected: str, found: str | None,
@@ -409,6 +447,13 @@ def _reader_finding(pad: str, shown: str, expected: str, found: str | None,
                        "roundhouse")
     if not first.opened and first.offline.startswith("cannot open"):
         return Finding("FAIL", f"{pad}: {first.offline}")
+    layout = next((t.layout for t in tries if t.raw), None)
+    if layout is not None and layout.protocol != expected:
+        fix = (f'set protocol = "{layout.protocol}" for pad {pad.split()[1]} in '
+               f"{machine.config}" if layout.protocol else
+               "see hardware/WIRING.md for the readers this table reads")
+        return Finding("FAIL", f"{pad}: {shown}: no tag read as {name}; its bytes look like "
+                               f"{layout.description}", fix)
     if expected == "pn532":
         return Finding("FAIL", f"{pad}: {shown}: no answer to a PN532's set-up",
                        "check its power, HSU mode (SEL0 and SEL1 at 0) and that its TX goes "

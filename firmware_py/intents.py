@@ -34,6 +34,7 @@ from hardware.events import (
     ReaderOnline,
     TagPlaced,
     TagRemoved,
+    is_random_uid,
 )
 from roundhouse import messages as say
 from roundhouse.message import Message
@@ -149,6 +150,14 @@ Intent = (
 PAD_NEWS = (MarkerPlaced, MarkerLifted, ReaderUp, ReaderDown, Nothing)
 
 
+# A tile or card read again on the same pad this soon after it was reported removed is
+# the same dip, not a second tap: its frames paused for the removal time (a card at the
+# edge of the coil; an MFRC522-class reader misses a resting tag now and then). A tap
+# that confirms another (the new-game card's second tap, a second undo) must be a
+# gesture of its own.
+SAME_DIP_S = 0.5
+
+
 class Intents:
     """Reads the players' inputs at one table (its seats and tag registry)."""
 
@@ -158,6 +167,8 @@ class Intents:
         self._seats = seats
         self._lookup = lookup
         self._held: set[tuple[int, Button]] = set()
+        # When each tile or card was last reported removed from a pad: (pad, uid) -> `at`.
+        self._removed: dict[tuple[str, str], float] = {}
         # Each handler takes the event of its key's type.
         self._events: dict[type[Event], Callable[[Any, TableNow], Intent]] = {
             ButtonPressed: lambda _event, _table: Nothing(),
@@ -230,15 +241,22 @@ class Intents:
         binding = self._lookup(event.uid)
         if binding is not None and binding.kind == "marker":
             return MarkerLifted(event.pad, binding.value)
+        self._removed[event.pad, event.uid] = event.at
         return Nothing()
 
     def _tag_placed(self, event: TagPlaced, table: TableNow) -> Intent:
         pad = event.pad
         binding = self._lookup(event.uid)
+        if binding is not None and binding.kind == "marker":
+            return MarkerPlaced(pad, binding.value)
+        removed = self._removed.pop((pad, event.uid), None)
+        if removed is not None and 0 <= event.at - removed < SAME_DIP_S:
+            return Nothing()
+        if binding is None and is_random_uid(event.uid):
+            # Reported once while it lies (hardware.events.RANDOM_UID), said once.
+            raise Refused(say.RANDOM_CARD, pad=table.pad_name(pad))
         if binding is None:
             raise Refused(say.UNKNOWN_TAG, text=event.uid, pad=table.pad_name(pad))
-        if binding.kind == "marker":
-            return MarkerPlaced(pad, binding.value)
         if binding.kind == "card":
             return self._card(binding.value, pad)
         if binding.kind != "tile":

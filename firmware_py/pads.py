@@ -2,7 +2,8 @@
 reader's health.
 
 A pad senses the markers lying on it while its reader is online; a reader that goes
-offline senses nothing until it is back (docs/table.md). The checks
+offline senses nothing until it is back (docs/table.md), and what it knew of the pad
+stays until the reader, back, says what changed. The checks
 compare what the pads sense with what the rules say: a marker to put out or take back,
 a marker lying on another train's pad, a pad's reader offline. They are alerts of the
 public view, each for the seat it concerns (docs/view.md).
@@ -47,8 +48,10 @@ class Pads:
         self._readers[pad] = (True, None)
 
     def offline(self, pad: str, reason: str | None) -> None:
+        # The markers stay known: the reader keeps the tags it had through a reconnection
+        # and reports those that are gone once it is back, not those still lying there.
+        # While it is offline nothing is asked of them (`marker_sensed` is None).
         self._readers[pad] = (False, reason)
-        self._markers[pad] = set()
 
     # --- what they sense ----------------------------------------------------------------
 

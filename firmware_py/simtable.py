@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from firmware_py.config import RDM6300_REMOVAL_MS
+from firmware_py.intents import SAME_DIP_S
 from firmware_py.rules import (
     PRESETS,
     Draw,
@@ -384,7 +385,8 @@ def simulate(
             chairs={s.name: s.seat for s in config.seats},
             pace=pace,
             # Past the reader's removal time, with room for a busy machine.
-            retap_s=removal_ms / 1000 + 0.25,
+            # and past the time within which the table takes it for the same dip.
+            retap_s=removal_ms / 1000 + SAME_DIP_S + 0.25,
             marker_pads={r.pad for r in config.readers if r.markers},
             say=say,
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import operator
 import os
 import threading
 import time
@@ -59,6 +60,10 @@ class PinConflict(ButtonError):
     """A pin named twice, or one that this board does not have."""
 
 
+class PinBusy(ButtonError):
+    """A pin of the map that a kernel overlay or another program holds."""
+
+
 def make_pin_factory(name: str | None) -> Factory:
     """The pin factory `name`, else `GPIOZERO_PIN_FACTORY`, else the first that works here."""
     name = name or os.environ.get("GPIOZERO_PIN_FACTORY") or None
@@ -92,53 +97,98 @@ def _load(name: str) -> Factory:
     return factory
 
 
-class Debouncer:
-    """Edges of one contact in, the changes to report out; `clock` is injectable for tests.
+# An edge the live level shows but the pin library has not handed over after this long
+# is taken as lost (RPi.GPIO drops edges now and then), not as late.
+LOST_EDGE_S = 1.0
 
-    A level counts once it has lasted `bounce_s`. That is known when the window ends
-    (`settle`, from a timer) or, if the timer runs late, at the next edge, which ends
-    the level and so shows how long it lasted: a busy machine reports a press late, but
-    never loses one nor makes one of a glitch. With a zero window every edge is a change.
+
+class Debouncer:
+    """Edges of one contact in, the changes to report out.
+
+    Every time is a tick of the pin factory's clock (`clock`, differences by `diff`):
+    each edge comes with its own tick, the one the pin library took when the edge
+    happened, so a callback thread that runs late changes nothing about how long a
+    level lasted. A level counts once it has lasted `bounce_s`. That is known when the
+    window ends (`settle`, from a timer) or, if the timer runs late, at the next edge,
+    which ends the level and so shows how long it lasted: a busy machine reports a press
+    late, but never loses one nor makes one of a glitch. A live level that differs from
+    the last edge's when the window is looked at means an edge on its way: it is waited
+    for, and taken as lost only after `lost_edge_s`. With a zero window every edge is a
+    change.
     """
 
-    def __init__(self, bounce_s: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, bounce_s: float, clock: Callable[[], float] = time.monotonic,
+                 diff: Callable[[float, float], float] = operator.sub,
+                 lost_edge_s: float = LOST_EDGE_S) -> None:
         self.bounce_s = bounce_s
         self.clock = clock
+        self.diff = diff
+        self.lost_edge_s = lost_edge_s
         self.pressed = False  # the reported state
         self._level = False  # the contact's level since its last edge
-        self._since = -math.inf  # when that edge came
+        self._since: float | None = None  # the tick of that edge (None: none yet)
+        self._differs_since: float | None = None  # the live level seen to differ since
 
-    def edge(self, pressed: bool) -> list[bool]:
-        """A raw edge to the level `pressed`; returns the changes to report now."""
+    def edge(self, pressed: bool, at: float | None = None) -> list[bool]:
+        """A raw edge to the level `pressed` at the tick `at` (now when not known);
+        returns the changes to report now."""
         if pressed == self._level:
             return []
-        now = self.clock()
-        changes = self._settled(now)
-        self._level, self._since = pressed, now
+        self._differs_since = None
+        at = self.clock() if at is None else at
+        changes = self._settled(at)
+        self._level, self._since = pressed, at
         if self.bounce_s <= 0:
-            changes += self._settled(now)
+            changes += self._settled(at)
         return changes
 
     @property
     def unsettled(self) -> bool:
-        """The contact's level differs from the reported state: a window is running."""
-        return self._level != self.pressed
+        """A window is running, or an edge is on its way: the contact needs a look."""
+        return self._level != self.pressed or self._differs_since is not None
 
     def quiet_left(self) -> float:
-        return max(0.0, self._since + self.bounce_s - self.clock())
+        """How long until the contact should be looked at (`settle`) again."""
+        if self._differs_since is not None:
+            return max(self.bounce_s, 0.005)  # the edge on its way decides
+        return max(0.0, self.bounce_s - self._lasted(self.clock()))
 
     def settle(self, pressed: bool) -> list[bool]:
-        """The contact's level when its window should have ended; returns the changes to
-        report. A level that differs from the last edge's is an edge that was missed."""
-        if pressed != self._level:
-            return self.edge(pressed)
-        return self._settled(self.clock())
+        """The contact's live level when its window should have ended; returns the
+        changes to report."""
+        now = self.clock()
+        if pressed == self._level:
+            self._differs_since = None
+            return self._settled(now)
+        # The level changed, and the edge that says when has not been handed over.
+        if self._differs_since is None:
+            self._differs_since = now
+        if self.diff(now, self._differs_since) < self.lost_edge_s:
+            return []
+        # Lost: taken as coming right after the last edge, so the level it ended counts
+        # for nothing it had not already counted for.
+        return self.edge(pressed, self._since if self._since is not None else now)
+
+    def _lasted(self, now: float) -> float:
+        return math.inf if self._since is None else self.diff(now, self._since)
 
     def _settled(self, now: float) -> list[bool]:
-        if self._level != self.pressed and now - self._since >= self.bounce_s:
+        if self._level != self.pressed and self._lasted(now) >= self.bounce_s:
             self.pressed = self._level
             return [self.pressed]
         return []
+
+
+class _Input(DigitalInputDevice):  # type: ignore[misc]
+    """A button's input that hands on each edge with its own tick, which gpiozero passes
+    to `_pin_changed` (lgpio: the kernel's timestamp) and `when_activated` drops."""
+
+    on_edge: Callable[[float, bool], None] | None = None
+
+    def _pin_changed(self, ticks: float, state: object) -> None:
+        super()._pin_changed(ticks, state)
+        if self.on_edge is not None:
+            self.on_edge(ticks, bool(self._state_to_value(state)))
 
 
 @dataclass(eq=False)
@@ -158,7 +208,8 @@ class SeatButtons:
     def __init__(self, seats: Mapping[int, tuple[int, int]], queue: EventQueue, *,
                  pin_factory: Factory | None = None, bounce_ms: int = 30,
                  draw_hold_s: float = 2.0, pass_hold_s: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
+        """`clock`: the ticks the edges are timed by (default: the pin factory's)."""
         self._queue = queue
         self._lock = threading.RLock()
         self._own_factory = pin_factory is None
@@ -170,22 +221,19 @@ class SeatButtons:
             for seat, pins in seats.items():
                 for button, pin, hold_s in ((Button.DRAW, pins[0], draw_hold_s),
                                             (Button.PASS, pins[1], pass_hold_s)):
-                    self._add(seat, button, pin, hold_s, Debouncer(bounce_ms / 1000, clock))
+                    self._add(seat, button, pin, hold_s, Debouncer(
+                        bounce_ms / 1000, clock or self._factory.ticks,
+                        self._factory.ticks_diff))
         except BaseException:
             self.close()
             raise
 
     def _add(self, seat: int, button: Button, pin: int, hold_s: float,
              debouncer: Debouncer) -> None:
-        try:
-            device = DigitalInputDevice(pin, pull_up=True, bounce_time=None,
-                                        pin_factory=self._factory)
-        except GPIOZeroError as err:
-            raise PinConflict(f"seat {seat} {button.value} button on GPIO{pin}: {err}") from None
+        device = _claim(seat, button, pin, self._factory)
         contact = _Contact(seat, button, device, debouncer, hold_s)
         self._contacts[seat, button] = contact
-        device.when_activated = lambda _device: self._edge(contact, True)
-        device.when_deactivated = lambda _device: self._edge(contact, False)
+        device.on_edge = lambda ticks, pressed: self._edge(contact, pressed, ticks)
 
     def is_pressed(self, seat: int, button: Button) -> bool:
         """The debounced state of one button."""
@@ -207,11 +255,11 @@ class SeatButtons:
         if self._own_factory:
             self._factory.close()
 
-    def _edge(self, contact: _Contact, pressed: bool) -> None:
+    def _edge(self, contact: _Contact, pressed: bool, ticks: float) -> None:
         with self._lock:
             if self._closed:
                 return
-            for change in contact.debouncer.edge(pressed):
+            for change in contact.debouncer.edge(pressed, ticks):
                 self._report(contact, change)
             self._watch(contact)
 
@@ -259,6 +307,33 @@ class SeatButtons:
         timer.daemon = True
         timer.start()
         return timer
+
+
+def _claim(seat: int, button: Button, pin: int, factory: Factory) -> _Input:
+    where = f"seat {seat} {button.value} button on GPIO{pin}"
+    try:
+        return _Input(pin, pull_up=True, bounce_time=None, pin_factory=factory)
+    except GPIOZeroError as err:
+        raise PinConflict(f"{where}: {err}") from None
+    except Exception as err:  # each pin library its own way: lgpio.error('GPIO busy')
+        raise PinBusy(
+            f"{where} cannot be claimed: {err or type(err).__name__}. A kernel overlay or "
+            "another program holds it (w1-gpio takes GPIO4 unless told otherwise: see "
+            "hardware/WIRING.md); free it, or wire the button to another pin and change "
+            "the configuration") from None
+
+
+def unclaimable(seats: Mapping[int, tuple[int, int]], factory: Factory) -> list[ButtonError]:
+    """Every pin of the map that cannot be claimed now, each said as `SeatButtons` says it
+    (each pin is claimed and given back on its own, so one busy pin hides no other)."""
+    problems: list[ButtonError] = []
+    for seat, pins in seats.items():
+        for button, pin in zip(Button, pins, strict=True):
+            try:
+                _claim(seat, button, pin, factory).close()
+            except ButtonError as err:
+                problems.append(err)
+    return problems
 
 
 def _check_pins(seats: Mapping[int, tuple[int, int]]) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced
 from hardware.probe import add_wait, missing_device
 from hardware.rfid import PROTOCOLS, open_reader
+from hardware.rfid.keyboard import W26_HEX
 from hardware.tags import (
     MAX_SEATS,
     AlreadyKnown,
@@ -93,6 +94,7 @@ def enroll(enrollment: Enrollment, next_event: Callable[[], Event],
            say: Callable[[str], None]) -> None:
     """Name what to tap and bind what is tapped until the plan is done."""
     total = len(enrollment.plan)
+    warned_w26 = False
     expected = enrollment.expected
     say(f"tap {expected}")
     while expected is not None:
@@ -113,6 +115,11 @@ def enroll(enrollment: Enrollment, next_event: Callable[[], Event],
             assert isinstance(result, Enrolled)
             done = total - len(enrollment.remaining())
             say(f"  {result.uid} is {result.binding} ({done}/{total})")
+            if len(result.uid) == W26_HEX and not warned_w26:
+                warned_w26 = True
+                say("  (an eight-digit Wiegand 26 reading: 24 of the card's 32 bits, which "
+                    "RDM6300 and ten-digit pads match; if the reader can type ten digits, "
+                    "set it so: two sets may share those 24 bits)")
             expected = enrollment.expected
             if expected is not None:
                 say(f"tap {expected}")

@@ -47,10 +47,22 @@ class ButtonHeld:
     at: float = field(default_factory=_now, compare=False)
 
 
+# ISO/IEC 14443-3: a single-size UID whose first byte is 08h is a random number the card
+# makes anew at each activation (phones, passports, bank cards). Readers report every
+# such UID as this one, so a card lying on a pad is one tag placed, not one per read.
+RANDOM_UID = "08000000"
+
+
+def is_random_uid(uid: str) -> bool:
+    """A UID (upper-case hex) that a card draws at random at each read."""
+    return len(uid) == 8 and uid.startswith("08")
+
+
 @dataclass(frozen=True, slots=True)
 class TagPlaced:
     """A tag came onto a pad. `pad` is the reader's pad name from the configuration
-    (a seat number as text, or "mexican"); `uid` is upper-case hex without separators."""
+    (a seat number as text, or "mexican"); `uid` is upper-case hex without separators,
+    `RANDOM_UID` for any card with a random UID."""
 
     pad: str
     uid: str

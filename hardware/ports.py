@@ -39,6 +39,27 @@ def pad_rule(by_path_name: str, pad: str) -> str:
             f'SYMLINK+="roundhouse/pad-{pad}"')
 
 
+_RULE_PAD = re.compile(r'SYMLINK\+="roundhouse/pad-([^"]+)"')
+_RULE_PATH = re.compile(r'ENV\{ID_PATH\}=="([^"]+)"')
+
+
+def rule_lines(rules: Path) -> list[tuple[int, str, str | None, str]]:
+    """The pad rules of a rules file: (line number, pad, ID_PATH or None, line); none
+    when the file is not there yet."""
+    try:
+        text = rules.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        pad = _RULE_PAD.search(line)
+        if pad is None or line.lstrip().startswith("#"):
+            continue
+        path = _RULE_PATH.search(line)
+        found.append((number, pad.group(1), path.group(1) if path else None, line.strip()))
+    return found
+
+
 def adapters(by_path: Path) -> set[str]:
     try:
         return {entry.name for entry in by_path.iterdir()}
@@ -79,6 +100,8 @@ def configure_learn_port(parser: argparse.ArgumentParser) -> None:
                         help=f"where udev names adapters by port (default {BY_PATH})")
     parser.add_argument("--timeout", type=float, metavar="S",
                         help="give up after S seconds (default: wait until Ctrl-C)")
+    parser.add_argument("--rules", type=Path, default=PADS_RULES, metavar="FILE",
+                        help=f"the pads' rules file, to check against (default {PADS_RULES})")
 
 
 def run_learn_port(args: argparse.Namespace) -> int:
@@ -86,6 +109,11 @@ def run_learn_port(args: argparse.Namespace) -> int:
         print(f'roundhouse learn-port: --pad: expected a seat number 0..14 or "mexican", '
               f"got {args.pad!r}", file=sys.stderr)
         return 2
+    rules = rule_lines(args.rules)
+    for number, _, path, _ in (r for r in rules if r[1] == args.pad):
+        port = usb_port(path or "") or "?"
+        print(f"warning: {args.rules} line {number} already names pad {args.pad} (USB port "
+              f"{port}); learning it again replaces that line")
     if args.by_path.exists() and not args.by_path.is_dir():
         print(f"roundhouse learn-port: --by-path: {args.by_path} is a file; expected the "
               f"folder of the adapters' by-path links ({BY_PATH})", file=sys.stderr)
@@ -109,7 +137,19 @@ def run_learn_port(args: argparse.Namespace) -> int:
               "; plug in one reader at a time", file=sys.stderr)
         return 1
     print(f"the reader of pad {args.pad} is in USB port {usb_port(name) or '?'}  ({name})")
-    print(f"add its line to {PADS_RULES} and reload udev:")
-    print(f"  echo '{pad_rule(name, args.pad)}' | sudo tee -a {PADS_RULES}")
+    for number, pad, _, _ in (r for r in rules if r[2] == id_path(name) and r[1] != args.pad):
+        print(f"warning: {args.rules} line {number} names this port pad {pad}: remove that "
+              f"line, or the port is pad {pad} and pad {args.pad} at once")
+    same = [r for r in rules if r[1] == args.pad]
+    if any(r[2] == id_path(name) for r in same):
+        print(f"{args.rules} names this port pad {args.pad} already: nothing to add")
+        return 0
+    print(f"add its line to {args.rules} and reload udev:")
+    if same:
+        lines = ", ".join(str(r[0]) for r in same)
+        print(f"  (line {lines} names pad {args.pad} after another port: two rules for "
+              "one pad give the name to whichever reader udev saw last; it goes first)")
+        print(f"  sudo sed -i '/SYMLINK+=\"roundhouse\\/pad-{args.pad}\"/d' {args.rules}")
+    print(f"  echo '{pad_rule(name, args.pad)}' | sudo tee -a {args.rules}")
     print("  sudo udevadm control --reload && sudo udevadm trigger --subsystem-match=tty")
     return 0

@@ -7,13 +7,13 @@ import datetime as dt
 import queue
 import sys
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hardware.events import Event, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
 from hardware.rfid import PROTOCOLS, open_reader
 from hardware.rfid.keyboard import is_input_device
+from hardware.rfid.sniff import Layout, looks_like
 from hardware.tags import TagError, TagRegistry
 
 PAD = "probe"
@@ -82,6 +82,7 @@ def run_probe(args: argparse.Namespace) -> int:
     tags = 0
     bad_frames = 0
     status = 0
+    layout_said = False
     try:
         while args.events is None or tags < args.events:
             if deadline is not None and time.monotonic() >= deadline:
@@ -96,6 +97,8 @@ def run_probe(args: argparse.Namespace) -> int:
                 bad_frames = reader.bad_frames
                 say(f"bad frames: {bad_frames} so far (noise, a loose wire, a wrong --protocol "
                     "or baud rate?)")
+            if not layout_said and tags == 0:
+                layout_said = say_layout(reader.heard, args.protocol)
             if event is None:
                 continue
             if isinstance(event, TagPlaced | TagRemoved):
@@ -109,6 +112,18 @@ def run_probe(args: argparse.Namespace) -> int:
             registry.close()
     say(f"{tags} tag events, {bad_frames} bad frames")
     return status
+
+
+def say_layout(heard: bytes, protocol: str) -> bool:
+    """Say what the bytes look like if they are not `protocol`'s; True once said."""
+    layout = looks_like(heard)
+    if layout is None or layout.protocol == protocol:
+        return False
+    if layout.protocol is None and len(heard) < 32:
+        return False  # too few bytes yet to call them nothing
+    hint = f": try --protocol {layout.protocol}" if layout.protocol else ""
+    say(f"no tag read as {protocol}; the bytes look like {layout.description}{hint}")
+    return True
 
 
 def describe(event: Event, registry: TagRegistry | None) -> str:
@@ -141,6 +156,12 @@ class Heard:
     uids: list[str] = field(default_factory=list)
     bad_frames: int = 0
     offline: str = ""  # the last reason it gave for being offline
+    raw: bytes = b""  # the first bytes it sent
+
+    @property
+    def layout(self) -> Layout | None:
+        """What its bytes look like (see `hardware.rfid.sniff`)."""
+        return looks_like(self.raw)
 
     @property
     def spoke(self) -> bool:
@@ -169,6 +190,7 @@ def listen(url: str, protocol: str, seconds: float, removal_ms: int = 300) -> He
                 heard.uids.append(event.uid)
     finally:
         heard.bad_frames = reader.bad_frames
+        heard.raw = reader.heard
         reader.close()
     return heard
 
@@ -176,18 +198,22 @@ def listen(url: str, protocol: str, seconds: float, removal_ms: int = 300) -> He
 def identify(url: str, expected: str, seconds: float) -> tuple[str | None, list[Heard]]:
     """Which protocol the reader at `url` speaks, trying `expected` first: the first that
     it proves (see `Heard.spoke`), or None, with what each try heard."""
-    order: Sequence[str] = [expected, *(p for p in PROTOCOLS if p != expected)]
+    order: list[str] = [expected, *(p for p in PROTOCOLS if p != expected)]
     # A keyboard reader is an input device, every other reader a serial port.
     order = [p for p in order if (p == "keyboard") == is_input_device(url)]
     tries: list[Heard] = []
-    for protocol in order:
-        if protocol != "pn532" and any(t.protocol != "pn532" and not t.bad_frames
-                                       for t in tries):
+    while order:
+        protocol = order.pop(0)
+        if protocol != "pn532" and any(t.protocol != "pn532" and not t.raw for t in tries):
             continue  # it sent nothing while listened to: no tag, no other listener hears more
         heard = listen(url, protocol, seconds)
         tries.append(heard)
         if heard.spoke:
             return protocol, tries
+        layout = heard.layout
+        if layout is not None and layout.protocol in order:
+            order.remove(layout.protocol)
+            order.insert(0, layout.protocol)  # the bytes say which one: listen with it next
         if heard.offline and not heard.opened and protocol == expected \
                 and "cannot open" in heard.offline:
             break  # the port itself cannot be opened: no protocol will do better

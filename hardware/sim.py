@@ -22,7 +22,7 @@ from hardware import HardwareError
 from hardware.buttons import SeatButtons
 from hardware.events import Button
 from hardware.rfid import Reader, UnknownProtocol, open_reader
-from hardware.rfid.fake import UID_BYTES, FakeReader, PtyCable, fake_reader
+from hardware.rfid.fake import UID_BYTES, FakeLines, FakeReader, PtyCable, fake_reader
 from hardware.sink import EventQueue
 from hardware.tags import KINDS, Binding, TagRegistry, checked_uid, set_plan
 
@@ -128,11 +128,27 @@ class SimulatedTable:
     def lift(self, pad: str, tag: str | Binding) -> None:
         self._fake(pad).lift(self.uid(tag))
 
-    def unplug(self, pad: str) -> None:
+    def unplug(self, pad: str, timeout: float = 5.0) -> None:
+        """Pull the pad's cable; returns once its reader has seen it go."""
         self._cable(pad).unplug()
+        self._until(lambda: not self._readers[pad].online, timeout)
 
-    def replug(self, pad: str) -> None:
+    def replug(self, pad: str, timeout: float = 5.0) -> None:
+        """Plug the cable back; returns once the reader is online again. A line hub
+        restarts with its cable, as a USB board does, once the reader opened its port."""
         self._cable(pad).plug()
+        self._until(lambda: self._readers[pad].online, timeout)
+        fake = self._fakes[pad]
+        if isinstance(fake, FakeLines):
+            fake.restart()
+
+    @staticmethod
+    def _until(done: Callable[[], bool], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not done():
+            if time.monotonic() > deadline:
+                raise SimError("the simulated reader did not follow its cable")
+            time.sleep(0.005)
 
     def garble(self, pad: str, data: bytes) -> None:
         """Bytes on the line as they are: noise, a torn frame, a bad checksum."""

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hardware import HardwareError
+from hardware.events import is_random_uid
 from hardware.rfid.protocol import normalise_uid
 from roundhouse.tablefile import APPLICATION_ID, SHARED_TABLE_PREFIX
 
@@ -99,6 +100,9 @@ def checked_uid(uid: str) -> str:
     normal = normalise_uid(uid)
     if normal is None:
         raise BadBinding(f"{uid!r} is not a tag UID: expected 2 to 10 bytes of hex")
+    if is_random_uid(normal):
+        raise BadBinding(f"{uid} is a random UID, drawn anew at every read (a phone, a "
+                         "passport, a bank card): it cannot be bound; use a tag of the set")
     return normal
 
 
@@ -179,16 +183,19 @@ class TagRegistry:
         with self._lock:
             row = self._db.execute(
                 "SELECT kind, value FROM tag_bindings WHERE uid = ?", (normal,)).fetchone()
-            if row is None and len(normal) in (8, 10):
-                # One EM4100 card: its number without the version byte, as keyboard
-                # readers give it, and with it, as an RDM6300 sends it.
-                rows = self._db.execute(
-                    "SELECT kind, value FROM tag_bindings WHERE length(uid) = 10 "
-                    "AND substr(uid, 3) = ?" if len(normal) == 8 else
-                    "SELECT kind, value FROM tag_bindings WHERE uid = substr(?, 3)",
-                    (normal,)).fetchall()
-                row = rows[0] if len(rows) == 1 else None
+            if row is None and len(normal) in (6, 8, 10):
+                row = self._same_em4100_card(normal)
         return None if row is None else Binding(*row)
+
+    def _same_em4100_card(self, uid: str) -> tuple[str, str] | None:
+        """The one binding of the EM4100 card `uid` reads under another reader's size:
+        the full five bytes an RDM6300 sends, the four of its number a keyboard reader
+        types, the three (its low 24 bits) of a Wiegand 26 reading (lock held)."""
+        rows = self._db.execute(
+            "SELECT kind, value FROM tag_bindings WHERE uid != ? AND length(uid) IN "
+            "(6, 8, 10) AND (substr(uid, -length(?)) = ? OR substr(?, -length(uid)) = uid)",
+            (uid, uid, uid, uid)).fetchall()
+        return rows[0] if len(rows) == 1 else None
 
     def uid_of(self, binding: Binding) -> str | None:
         """The tag bound to a tile or marker (the first one, for a card)."""

@@ -1,13 +1,15 @@
 """RFID readers: one thread per pad turning a reader's bytes into tag events.
 
 `open_reader` starts a reader; the protocols are RDM6300 (125 kHz, 9600 baud), PN532
-over HSU (13.56 MHz, up to two tags per pad), line readers (a hex UID per line) and
-keyboard readers (USB desktop readers typing a number, read through evdev).
+over HSU (13.56 MHz, up to two tags per pad), line readers (a hex UID per line),
+keyboard readers (USB desktop readers typing a number, read through evdev) and EM-18
+(125 kHz, the RDM6300's digits without STX and ETX).
 """
 
 from __future__ import annotations
 
 from hardware import HardwareError
+from hardware.rfid.em18 import Em18
 from hardware.rfid.keyboard import Keyboard, KeyboardPort
 from hardware.rfid.lines import LINE_UID_SIZES, Lines
 from hardware.rfid.pn532 import Pn532
@@ -16,7 +18,7 @@ from hardware.rfid.rdm6300 import Rdm6300
 from hardware.rfid.reader import Reader
 from hardware.sink import EventQueue
 
-PROTOCOLS = ("rdm6300", "pn532", "lines", "keyboard")
+PROTOCOLS = ("rdm6300", "pn532", "lines", "keyboard", "em18")
 # The protocols whose readers can read two tags lying on one pad (a train marker and a
 # tile): the PN532's anti-collision (MaxTg=2), and a line hub that says each tag's
 # coming and going itself. An RDM6300's EM4100 tags answer all at once and garble.
@@ -35,6 +37,8 @@ def make_driver(protocol: str, removal_s: float,
         return Lines() if uid_bytes is None else Lines(uid_bytes)
     if protocol == "keyboard":
         return Keyboard()
+    if protocol == "em18":
+        return Em18()
     if protocol == "pn532":
         # Poll a few times within the removal time so one missed read removes nothing.
         return Pn532(poll_interval=min(0.05, removal_s / 4))

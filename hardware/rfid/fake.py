@@ -15,6 +15,7 @@ import pty
 import select
 import termios
 import threading
+import time
 import tty
 from collections.abc import Callable
 from pathlib import Path
@@ -151,19 +152,40 @@ class FakeReader(Protocol):
 RDM6300_REPEAT_S = 0.065
 
 
+def id12_frame(uid: str) -> bytes:
+    """An ID-12LA / ID-20LA frame: the RDM6300's with CR LF before its ETX."""
+    return rdm6300.encode(uid)[:-1] + b"\r\n\x03"
+
+
+def em18_frame(uid: str) -> bytes:
+    """What an EM-18 sends: the RDM6300's twelve hex digits with no STX nor ETX."""
+    return rdm6300.encode(uid)[1:-1]
+
+
+def line_frame(uid: str) -> bytes:
+    """A desktop reader's hex UID per line."""
+    return lines.encode(uid)
+
+
 class FakeRdm6300:
-    """Sends a tag's frame when it comes and every `repeat_s` while it lies.
+    """Sends a tag's frame when it comes and every `repeat_s` while it lies; `frame` makes
+    the bytes of one reading (an RDM6300's by default; `id12_frame`, `em18_frame` and
+    `line_frame` are the other 125 kHz layouts a builder may wire).
 
     EM4100 cards have no anti-collision: two in the field answer at once and the module
     decodes neither, so while two tags lie (a marker and a tile) no frame is sent at all.
+    `fade` is a card at the edge of the coil: its frames stop for a while, then go on.
     """
 
-    def __init__(self, cable: PtyCable, repeat_s: float = RDM6300_REPEAT_S) -> None:
+    def __init__(self, cable: PtyCable, repeat_s: float = RDM6300_REPEAT_S,
+                 frame: Callable[[str], bytes] = rdm6300.encode) -> None:
         self._cable = cable
         self._repeat_s = repeat_s
+        self._frame = frame
         self._present: dict[str, None] = {}
         self._changed = threading.Condition()
         self._closed = False
+        self._quiet_until = 0.0  # no frame before this (time.monotonic())
         self._thread = threading.Thread(target=self._repeat, name="fake-rdm6300", daemon=True)
         self._thread.start()
 
@@ -173,7 +195,7 @@ class FakeRdm6300:
             self._changed.notify()
             alone = len(self._present) == 1
         if alone:
-            self._cable.write(rdm6300.encode(uid))
+            self._cable.write(self._frame(uid))
 
     def lift(self, uid: str) -> None:
         with self._changed:
@@ -184,7 +206,12 @@ class FakeRdm6300:
         with self._changed:
             garbled = bool(self._present.keys() - {uid})
         if not garbled:
-            self._cable.write(rdm6300.encode(uid))
+            self._cable.write(self._frame(uid))
+
+    def fade(self, quiet_s: float) -> None:
+        """The lying card sends no frame for `quiet_s`, then goes on as before."""
+        with self._changed:
+            self._quiet_until = time.monotonic() + quiet_s
 
     def close(self) -> None:
         with self._changed:
@@ -196,24 +223,45 @@ class FakeRdm6300:
         with self._changed:
             while not self._closed:
                 self._changed.wait(self._repeat_s if self._present else None)
-                if len(self._present) == 1 and not self._closed:
-                    self._cable.write(rdm6300.encode(next(iter(self._present))))
+                if (len(self._present) == 1 and not self._closed
+                        and time.monotonic() >= self._quiet_until):
+                    self._cable.write(self._frame(next(iter(self._present))))
 
 
 class FakeLines:
-    """A hub that says `+UID` when a tag comes and `-UID` when it goes."""
+    """A hub that says `+UID` when a tag comes and `-UID` when it goes.
 
-    def __init__(self, cable: PtyCable) -> None:
+    `restart` is the hub starting again, as a USB board does when its cable comes back or
+    its port is opened: it forgets what it announced and never says `-UID` for it; one
+    that `announces_on_start` says `+UID` for each tag lying on it, one that does not
+    takes them as its starting point and says nothing until they go or others come.
+    """
+
+    def __init__(self, cable: PtyCable, *, announces_on_start: bool = True) -> None:
         self._cable = cable
+        self.announces_on_start = announces_on_start
+        self._present: dict[str, None] = {}
+        self._announced: set[str] = set()
 
     def place(self, uid: str) -> None:
+        self._present[uid] = None
+        self._announced.add(uid)
         self._cable.write(lines.encode(uid, "+"))
 
     def lift(self, uid: str) -> None:
-        self._cable.write(lines.encode(uid, "-"))
+        self._present.pop(uid, None)
+        if uid in self._announced:
+            self._announced.discard(uid)
+            self._cable.write(lines.encode(uid, "-"))
 
     def tap(self, uid: str) -> None:
         self._cable.write(lines.encode(uid, "+") + lines.encode(uid, "-"))
+
+    def restart(self) -> None:
+        self._announced.clear()
+        if self.announces_on_start:
+            for uid in self._present:
+                self.place(uid)
 
     def close(self) -> None:
         """Nothing runs behind a line reader."""
@@ -238,6 +286,9 @@ PN532_FIELD_ON_S = 0.005
 # RFConfiguration (7.3.1): the ConfigurationData length of each CfgItem.
 PN532_RF_ITEMS = {0x01: 1, 0x02: 3, 0x04: 1, 0x05: 3, 0x0A: 11, 0x0B: 8, 0x0C: 3, 0x0D: 9}
 CIU_FIFO_DATA = 0x6339  # still holds the SENS_REQ (0x26) after a poll no tag answered
+# A card with a random UID (a phone, a passport, a bank card): `place(RANDOM_CARD)` lays
+# one on a PN532, which answers every activation with a new UID 08xxxxxx (ISO/IEC 14443-3).
+RANDOM_CARD = "random"
 
 
 def rising_edges(byte: int) -> int:
@@ -261,7 +312,9 @@ class FakePn532:
     tag is laid on the pad; an ACK from the host, or its next command, aborts the
     waiting poll. It reports at most MaxTg tags.
 
-    Switchable quirks: `keeps_selected` is the behaviour field reports describe for
+    Switchable quirks: `first_answer_s` delays the first answer after power-up (`reset`,
+    as a replugged cable does), as a chip behind a USB serial adapter may after a
+    reopen; `keeps_selected` is the behaviour field reports describe for
     MaxTg=2 (NXP community thread 481864, Adafruit-PN532 issue 52, ESPHome issue 9875):
     the tags one InListPassiveTarget activated stay selected, and the next one then
     finds no tag at all, not even one laid meanwhile: it only acknowledges and waits
@@ -271,8 +324,12 @@ class FakePn532:
     answered with the error frame; `answering` False is a chip that stopped talking.
     """
 
-    def __init__(self, cable: PtyCable, *, keeps_selected: bool = False) -> None:
+    def __init__(self, cable: PtyCable, *, keeps_selected: bool = False,
+                 first_answer_s: float = 0.0) -> None:
         self._cable = cable
+        # How late the chip answers its first command after power-up (behind a USB serial
+        # adapter, up to about a second after the port is opened again).
+        self.first_answer_s = first_answer_s
         self._present: dict[str, None] = {}
         self._seen = threading.Condition()  # guards everything below and the writes
         self._reports: dict[str, int] = {}  # answers naming each tag, for `tap` to wait on
@@ -287,6 +344,7 @@ class FakePn532:
         self._thread.start()
 
     def _power_up(self) -> None:
+        self._spoke = False  # answered since power-up
         self.asleep = True
         self._wake_on_hsu = True
         self._edges = 0
@@ -305,6 +363,21 @@ class FakePn532:
         """Power the chip off and on: asleep, default settings, nothing selected."""
         with self._seen:
             self._power_up()
+
+    def brown_out(self, dark_s: float) -> None:
+        """Its supply sags (a long USB cable, a shared 3.3 V rail): the chip hears and says
+        nothing for `dark_s`, then starts again as after power-up. Returns at once."""
+        with self._seen:
+            self.answering = False
+
+        def back() -> None:
+            with self._seen:
+                self._power_up()
+                self.answering = True
+
+        timer = threading.Timer(dark_s, back)
+        timer.daemon = True
+        timer.start()
 
     def place(self, uid: str) -> None:
         with self._seen:
@@ -389,6 +462,9 @@ class FakePn532:
             self._end_poll()
             self._new_baudrate = None
             self.commands.append(item.payload[0])
+            if not self._spoke:
+                self._seen.wait_for(lambda: self._closed, self.first_answer_s)
+                self._spoke = True
             self._write(pn532.ACK)
             # The answer comes once the chip has worked on the command: its own read.
             self._seen.wait(PN532_ACK_S)
@@ -548,7 +624,9 @@ class FakePn532:
         self._blind = False
         self._selected = uids
         self._registers[CIU_FIFO_DATA] = 0x00 if uids else 0x26
-        self._answer(pn532.IN_LIST_PASSIVE_TARGET, pn532.target_data(uids))
+        drawn = ["08" + os.urandom(3).hex().upper() if uid == RANDOM_CARD else uid
+                 for uid in uids]
+        self._answer(pn532.IN_LIST_PASSIVE_TARGET, pn532.target_data(drawn))
         for uid in uids:
             self._reports[uid] = self._reports.get(uid, 0) + 1
         if uids:

@@ -22,15 +22,19 @@ are seen; after each poll that found tags the RF field is switched off (see
 that answers an empty field at once (no targets) is asked again every idle poll
 interval.
 
-Every command is acknowledged within a timeout and answered within it, except a poll
+Every command is acknowledged within a timeout and answered within it (the first one on
+a freshly opened port within `FIRST_ANSWER_S`, which a chip behind a USB adapter may
+need after a reopen), except a poll
 waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
 interval, which shows the chip is still there. A missed acknowledgement or answer is
 asked for again (wake-up included, in case the chip fell asleep) and three in a row mean
 the reader is gone; a chip that needed a wake-up since it last answered has its set-up
 sent again at the next re-arm, in case it restarted and forgot it. A command answered
 with the error frame is sent again after a pause that doubles each time, and three in a
-row put the reader offline naming the command (`Pn532._refusal`). An answer counts only
-if every length in it adds up (`Framer`, `parse_targets`).
+row put the reader offline naming the command (`Pn532._refusal`). While the chip owes
+an answer it watches nothing (`watched_until`), and when it talks again after a miss
+(a brown-out restarted it) the reader gives the tags a new removal time (`resumptions`).
+An answer counts only if every length in it adds up (`Framer`, `parse_targets`).
 """
 
 from __future__ import annotations
@@ -62,6 +66,10 @@ IN_RELEASE = 0x52
 COMMAND_NAMES = {SAM_CONFIGURATION: "SAMConfiguration", RF_CONFIGURATION: "RFConfiguration",
                  IN_LIST_PASSIVE_TARGET: "InListPassiveTarget", IN_RELEASE: "InRelease"}
 MAX_REFUSAL_PAUSE_S = 5.0
+# How long the first answer on a freshly opened port may take. A PN532 behind a USB
+# serial adapter may answer a second late after a reopen; nfcpy waits 1.5 s for its
+# first ACK (pn532.py, init). After that first answer, `response_timeout` holds.
+FIRST_ANSWER_S = 1.5
 # What is sent after a poll that found tags, before the next one. Field reports of
 # MaxTg=2 (see `FakePn532.keeps_selected`) say that a tag left selected by one poll is
 # not found by the next: the next poll then finds it again, and a tag lying on the pad
@@ -268,7 +276,8 @@ class Pn532:
     def __init__(self, poll_interval: float = 0.05, idle_poll_interval: float = 0.1,
                  response_timeout: float = 0.25, attempts: int = 3,
                  rearm_interval: float = 1.0, after_tags: str = AFTER_TAGS_DEFAULT,
-                 repoll_wait: float = 0.02, refusal_backoff: float = 0.2) -> None:
+                 repoll_wait: float = 0.02, refusal_backoff: float = 0.2,
+                 first_answer_timeout: float = FIRST_ANSWER_S) -> None:
         if after_tags not in AFTER_TAGS:
             raise ValueError(f"after_tags: expected one of {', '.join(AFTER_TAGS)}")
         self.poll_interval = poll_interval
@@ -276,6 +285,12 @@ class Pn532:
         self.idle_poll_interval = max(poll_interval, idle_poll_interval)
         self.tick_s: float | None = poll_interval
         self.response_timeout = response_timeout
+        self.first_answer_timeout = max(response_timeout, first_answer_timeout)
+        self._heard = False  # the chip answered on this connection
+        # Since when the chip owes an answer (None: it owes none); while it does, a tag
+        # not seen is not known to be gone.
+        self._silent_since: float | None = None
+        self.resumptions = 0
         self.attempts = attempts
         self.rearm_interval = rearm_interval
         self.after_tags = after_tags
@@ -306,6 +321,8 @@ class Pn532:
 
     def start(self, now: float) -> bytes:
         self.ready = False
+        self._heard = False
+        self._silent_since = None
         self._step = 0
         self._pending = None
         self._misses = 0
@@ -321,6 +338,12 @@ class Pn532:
     def receive(self, data: bytes, now: float) -> list[Reading]:
         readings: list[Reading] = []
         for item in self._framer.feed(data):
+            if isinstance(item, Ack | Info):
+                self._heard = True
+                # Alive: an ACK still owes the answer (from now), the answer owes nothing.
+                self._silent_since = now if isinstance(item, Ack) else None
+                if self._misses:
+                    self.resumptions += 1  # it talks again: the pad was not watched
             if self._pending is None:
                 continue
             if isinstance(item, Ack):
@@ -335,6 +358,13 @@ class Pn532:
                   and item.payload[0] == self._pending + 1):
                 readings += self._answered(item.payload[1:], now)
         return readings
+
+    def watched_until(self, now: float) -> float:
+        """Now while the chip answers (or, its poll acknowledged, looks for a tag itself);
+        else since it owes an answer: a chip that browned out sees no tag go."""
+        if self._waiting or self._silent_since is None:
+            return now
+        return self._silent_since
 
     def _taken(self) -> None:
         """A command after the set-up was taken (acknowledged, not refused)."""
@@ -444,6 +474,8 @@ class Pn532:
             self._send(*POLL, now)
 
     def _send(self, code: int, params: bytes, now: float, *, wake: bool = False) -> None:
+        if self._silent_since is None:
+            self._silent_since = now
         self._pending = code
         self._params = params
         self._expect(now)
@@ -453,7 +485,8 @@ class Pn532:
         """Await the chip within the response timeout, or a tag until the re-arm."""
         self._waiting = target
         wait = self.repoll_wait if self._repolling else self.rearm_interval
-        self._deadline = now + (wait if target else self.response_timeout)
+        answer = self.response_timeout if self._heard else self.first_answer_timeout
+        self._deadline = now + (wait if target else answer)
         self.tick_s = wait if target else self.poll_interval
 
     def _take(self) -> bytes:

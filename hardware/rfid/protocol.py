@@ -66,12 +66,24 @@ class Driver(Protocol):
         """Bytes to send now (a poll, a retry); raises `ReaderSilent` when it gave up."""
         ...
 
+    def watched_until(self, now: float) -> float:
+        """Until when the pad is known to have been watched: a tag unseen since then may
+        still lie there (a polled chip that stopped answering for a moment saw nothing)."""
+        ...
+
+    @property
+    def resumptions(self) -> int:
+        """Times the reader answered again after missing answers (a brown-out): each
+        gives the tags that lay on the pad a new removal time, as a reconnection does."""
+        ...
+
 
 class Listener:
     """Base of the readers that only talk: nothing to set up, nothing to ask."""
 
     tick_s: float | None = None
     ready = True
+    resumptions = 0
 
     def __init__(self) -> None:
         self.bad_frames = 0
@@ -81,6 +93,9 @@ class Listener:
 
     def tick(self, now: float) -> bytes:
         return b""
+
+    def watched_until(self, now: float) -> float:
+        return now  # a reader that only talks says a tag again as long as it lies
 
 
 def normalise_uid(text: str) -> str | None:

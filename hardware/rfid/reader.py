@@ -17,9 +17,17 @@ from typing import Any
 
 import serial  # type: ignore[import-untyped]
 
-from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.events import (
+    RANDOM_UID,
+    ReaderOffline,
+    ReaderOnline,
+    TagPlaced,
+    TagRemoved,
+    is_random_uid,
+)
 from hardware.rfid.presence import Presence
-from hardware.rfid.protocol import Driver, ReaderSilent
+from hardware.rfid.protocol import Driver, ReaderSilent, Reading
+from hardware.rfid.sniff import KEPT_BYTES
 from hardware.sink import EventQueue
 
 log = logging.getLogger(__name__)
@@ -51,11 +59,18 @@ class Reader(threading.Thread):
         self._port: Any = None
         self._online: bool | None = None  # None: not known yet
         self._times_online = 0
+        self._resumptions = 0
         self._port_lock = threading.Lock()
+        self._heard = bytearray()  # the first bytes the reader sent, to say what they are
 
     @property
     def online(self) -> bool:
         return bool(self._online)
+
+    @property
+    def heard(self) -> bytes:
+        """The first bytes the reader sent since it was opened (up to `KEPT_BYTES`)."""
+        return bytes(self._heard)
 
     @property
     def bad_frames(self) -> int:
@@ -113,18 +128,28 @@ class Reader(threading.Thread):
                 data += port.read(port.in_waiting)
             now = time.monotonic()
             if data:
+                if len(self._heard) < KEPT_BYTES:
+                    self._heard += data[: KEPT_BYTES - len(self._heard)]
                 readings = driver.receive(data, now)
                 self._check_online(now)
                 for reading in readings:
-                    change = self._presence.update(reading, now)
+                    change = self._presence.update(_stable(reading), now)
                     if change is not None:
                         self._put_change(*change)
             out = driver.tick(now)
+            if driver.resumptions != self._resumptions:
+                self._resumptions = driver.resumptions
+                self._presence.restart(now)
             if self._online:
-                for uid in self._presence.expire(now):
+                # Silence counts only while the pad was watched: a chip that browned out
+                # for a moment did not see the marker go.
+                for uid in self._presence.expire(driver.watched_until(now)):
                     self._queue.put(TagRemoved(self.pad, uid))
 
     def _put_change(self, change: str, uid: str) -> None:
+        if uid == RANDOM_UID and change == "placed":
+            log.info("pad %s: a card with a random UID (a phone, a passport, a bank card) "
+                     "lies on it", self.pad)
         self._queue.put(TagPlaced(self.pad, uid) if change == "placed"
                         else TagRemoved(self.pad, uid))
 
@@ -150,3 +175,8 @@ class Reader(threading.Thread):
                 port.close()
             except (serial.SerialException, OSError):
                 log.debug("closing the port of pad %s failed", self.pad, exc_info=True)
+
+
+def _stable(reading: Reading) -> Reading:
+    """A random UID, new at every read, as the one UID every such card is reported by."""
+    return type(reading)(RANDOM_UID) if is_random_uid(reading.uid) else reading

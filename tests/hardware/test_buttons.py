@@ -10,12 +10,14 @@ from gpiozero.pins.mock import MockFactory
 from hardware.buttons import (
     DEFAULT_SEAT_PINS,
     Debouncer,
+    PinBusy,
     PinConflict,
     PinFactoryUnavailable,
     SeatButtons,
     make_pin_factory,
 )
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
+from hardware.fake_pins import FakePinFactory
 
 SEATS = {0: (4, 5), 1: (6, 12)}
 
@@ -198,12 +200,38 @@ def test_a_press_whose_timer_runs_late_is_reported_at_the_release():
     assert debouncer.settle(False) == [False]
 
 
-def test_a_level_the_edges_missed_is_taken_when_the_window_is_looked_at():
+def test_a_level_the_edges_missed_is_taken_once_its_edge_is_taken_as_lost():
     clock = Clock()
-    debouncer = Debouncer(0.03, clock)
-    assert debouncer.settle(True) == []  # pressed without an edge: a window starts
+    debouncer = Debouncer(0.03, clock, lost_edge_s=1.0)
+    assert debouncer.settle(True) == []  # pressed without an edge: one may be on its way
+    clock.now += 0.5
+    assert debouncer.settle(True) == []
+    clock.now += 0.5
+    assert debouncer.settle(True) == []  # lost: the window starts now
     clock.now += 0.03
     assert debouncer.settle(True) == [True]
+
+
+def test_edges_handed_over_late_are_timed_by_their_own_ticks():
+    clock = Clock()
+    debouncer = Debouncer(0.03, clock)
+    clock.now += 0.05  # the callback thread was held up past the window
+    assert debouncer.edge(True, at=100.0) == []
+    assert debouncer.edge(False, at=100.001) == []  # a 1 ms glitch, however late it came
+    clock.now += 0.05
+    assert debouncer.settle(False) == [] and not debouncer.pressed
+
+
+def test_a_live_level_ahead_of_the_edges_waits_for_the_edge_that_says_when():
+    clock = Clock()
+    debouncer = Debouncer(0.03, clock)
+    assert debouncer.edge(True, at=100.0) == []
+    clock.now += 0.03  # the window ends; the glitch's end is not handed over yet
+    assert debouncer.settle(False) == []
+    assert debouncer.unsettled and debouncer.quiet_left() > 0
+    clock.now += 0.01
+    assert debouncer.edge(False, at=100.001) == []
+    assert debouncer.settle(False) == [] and not debouncer.pressed
 
 
 def test_no_debounce_with_a_zero_window():
@@ -212,3 +240,57 @@ def test_no_debounce_with_a_zero_window():
     assert debouncer.edge(True) == [True]
     assert debouncer.edge(False) == [False]
     assert debouncer.edge(True) == [True]
+
+
+@pytest.fixture
+def late_factory() -> Iterator[FakePinFactory]:
+    factory = FakePinFactory()
+    yield factory
+    factory.close()
+
+
+def test_a_glitch_whose_end_is_handed_over_late_is_no_press(late_factory, events):
+    buttons = SeatButtons(SEATS, events, pin_factory=late_factory,
+                          bounce_ms=int(BOUNCE_S * 1000), pass_hold_s=0.3)
+    try:
+        pin = late_factory.pin(5)
+        # A 1 ms glitch on the idle PASS; the callback thread is held up (the GIL, a
+        # garbage collection) right after its first edge, for longer than the window.
+        pin.glitch(0.001)
+        time.sleep(3 * BOUNCE_S)
+        pin.deliver()
+        assert nothing_more(events)
+        assert not buttons.is_pressed(0, Button.PASS)
+    finally:
+        buttons.close()
+
+
+def test_a_spike_during_a_pass_hold_handed_over_late_is_no_second_undo(late_factory, events):
+    buttons = SeatButtons(SEATS, events, pin_factory=late_factory,
+                          bounce_ms=int(BOUNCE_S * 1000), pass_hold_s=0.3)
+    try:
+        pin = late_factory.pin(5)
+        pin.drive_low()
+        assert buttons.wait_held(0, Button.PASS, timeout=10.0)
+        pin.glitch(0.001)  # a spike on the held button, whose end is handed over late
+        time.sleep(3 * BOUNCE_S)
+        pin.deliver()
+        time.sleep(0.5)  # past another hold time
+        pin.drive_high()
+        assert events.take(3) == [ButtonPressed(0, Button.PASS), ButtonHeld(0, Button.PASS),
+                                  ButtonReleased(0, Button.PASS)]
+        assert nothing_more(events)
+    finally:
+        buttons.close()
+
+
+def test_a_pin_a_kernel_overlay_holds_is_named_with_its_seat_and_button(events):
+    factory = FakePinFactory(busy={4})  # w1-gpio's pin
+    try:
+        with pytest.raises(PinBusy, match=r"seat 0 draw button on GPIO4 cannot be claimed: "
+                                          r"GPIO busy\. A kernel overlay"):
+            SeatButtons({0: (4, 5), 1: (6, 12)}, events, pin_factory=factory)
+        # The pins taken before the failure were given back.
+        SeatButtons({0: (5, 6)}, events, pin_factory=factory).close()
+    finally:
+        factory.close()

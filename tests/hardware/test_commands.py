@@ -92,6 +92,25 @@ def test_probe_prints_each_event_and_what_the_tag_is(cable, db):
     assert lines[-1] == "4 tag events, 1 bad frames"
 
 
+def test_probe_says_which_protocol_the_bytes_look_like(cable):
+    fake = FakeRdm6300(cable, repeat_s=0.02)
+    args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1",
+                                   "--timeout", "30"])
+    with watching() as screen:
+        thread, result = in_thread(run_probe, args)
+        screen.wait_for("online")
+        fake.place("67003B51C6")  # the lines parser passes over its frames without a word
+        screen.wait_for("no tag read as lines; the bytes look like RDM6300 frames (STX, 12 "
+                        "hex digits, ETX): try --protocol rdm6300")
+        fake.lift("67003B51C6")
+        hub = FakeLines(cable)
+        hub.tap("04A22B3C")  # its line end ends the RDM6300's bytes, a bad line
+        hub.tap("04A22B3C")
+        thread.join(10)
+    fake.close()
+    assert result == [0]
+
+
 def test_probe_reports_a_reader_that_is_not_there(cable, tmp_path):
     cable.unplug()
     args = parse(configure_probe, [str(cable.path), "--protocol", "lines", "--events", "1",
@@ -208,6 +227,18 @@ def test_enroll_resumes_where_it_stopped(tmp_path, capsys):
                                     "--seats", "2", "--db", str(db)])
     assert run_enroll(args) == 0
     assert "all 36 tags of the double-6 table are enrolled already" in capsys.readouterr().out
+
+
+def test_enroll_says_once_what_an_eight_digit_keyboard_reading_keeps(tmp_path):
+    plan = set_plan(6, 2)
+    events = iter([TagPlaced("enroll", "3B51C6"), TagPlaced("enroll", "3B51C7"),
+                   *(TagPlaced("enroll", f"AA{n:06X}") for n in range(len(plan)))])
+    lines: list[str] = []
+    with TagRegistry(tmp_path / "roundhouse.db") as registry:
+        enroll(Enrollment(registry, plan), lambda: next(events), lines.append)
+    notes = [line for line in lines if "Wiegand 26" in line]
+    assert len(notes) == 1 and "24 of the card's 32 bits" in notes[0]
+    assert lines.index(notes[0]) == 2  # right after the first such tag
 
 
 def test_enroll_says_when_the_database_cannot_be_opened(tmp_path, capsys):

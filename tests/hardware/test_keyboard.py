@@ -29,11 +29,13 @@ RDM6300_UID = "67003B51C6"  # version byte 0x67, card number 0x003B51C6 = 388755
 TYPED = "0003887558"  # what a 125 kHz keyboard reader types for that card
 
 
-def keys(text: str, keypad: bool = False) -> list[InputEvent]:
-    """The events a reader makes typing `text` and Enter: press, scan code, release, SYN."""
+def keys(text: str, keypad: bool = False, end: int | None = ecodes.KEY_ENTER
+         ) -> list[InputEvent]:
+    """The events a reader makes typing `text` and `end` (Enter, Tab, or no key): press,
+    scan code, release, SYN."""
     codes = {str(d): getattr(ecodes, f"KEY_KP{d}" if keypad else f"KEY_{d}") for d in range(10)}
     out = []
-    for code in [codes[c] for c in text] + [ecodes.KEY_ENTER]:
+    for code in [codes[c] for c in text] + ([end] if end is not None else []):
         out += [InputEvent(0, 0, ecodes.EV_MSC, ecodes.MSC_SCAN, 0x70000 + code),
                 InputEvent(0, 0, ecodes.EV_KEY, code, 1),
                 InputEvent(0, 0, ecodes.EV_SYN, ecodes.SYN_REPORT, 0),
@@ -57,6 +59,21 @@ def test_the_registry_takes_the_typed_number_for_the_card_enrolled_on_an_rdm6300
     registry.bind("00ABCDEF", "marker", "2")
     assert registry.lookup("7F00ABCDEF") == Binding("marker", "2")
     assert registry.lookup("7F00ABCDEE") is None
+
+
+W26 = "05920934"  # the same card as a Wiegand 26 reader types it: facility 59, card 20934
+
+
+def test_eight_typed_digits_are_the_wiegand_26_reading_of_the_card(registry):
+    assert typed_uid(W26) == "3B51C6"  # its low 24 bits
+    assert typed_uid("25565535") == "FFFFFF"
+    assert typed_uid("25665535") == "01879FFF"  # no facility code: a plain number
+    registry.bind(RDM6300_UID, "tile", "12-5")
+    assert registry.lookup(typed_uid(W26)) == Binding("tile", "12-5")
+    # Enrolled on a W26 reader, the card is known to RDM6300 and ten-digit pads.
+    registry.bind(typed_uid("00100001"), "marker", "3")
+    assert registry.lookup("7F00010001") == Binding("marker", "3")
+    assert registry.lookup(typed_uid("0000065537")) == Binding("marker", "3")
 
 
 def test_key_presses_type_digits_and_enter_whatever_else_the_device_reports():
@@ -142,6 +159,23 @@ def test_a_keyboard_reader_is_grabbed_and_its_typed_number_placed_then_removed(e
         device.unplug()
         (offline,) = events.take(1)
         assert isinstance(offline, ReaderOffline) and "No such device" in offline.reason
+    finally:
+        reader.close()
+
+
+@pytest.mark.parametrize("end", [ecodes.KEY_TAB, None], ids=["tab", "nothing"])
+def test_a_keyboard_reader_that_ends_its_number_with_tab_or_nothing_is_read(events, end):
+    device = PipeKeyboard()
+    reader = Reader("0", device.path, Keyboard(), events, removal_s=0.2,
+                    opener=lambda path, _baud, timeout: KeyboardPort(
+                        path, timeout, opener=lambda _path: device))
+    reader.start()
+    try:
+        assert events.take(1) == [ReaderOnline("0")]
+        device.type(keys(TYPED, end=end))
+        assert events.take(2) == [TagPlaced("0", RDM6300_UID[2:]), TagRemoved("0", RDM6300_UID[2:])]
+        device.type(keys("0000000001", end=end))  # the next card: not run into the first
+        assert events.take(1) == [TagPlaced("0", "00000001")]
     finally:
         reader.close()
 

@@ -44,3 +44,24 @@ def test_restart_gives_every_tag_a_full_removal_time_again():
     presence.restart(5.0)
     assert presence.expire(5.2) == []
     assert presence.expire(5.31) == ["AA01"]
+
+
+def test_an_announced_tag_announced_again_after_a_reconnection_stays_placed():
+    presence = Presence(0.3, reannounce_s=2.0)
+    presence.update(Arrived("AA01"), 0.0)
+    presence.restart(5.0)
+    assert presence.expiring
+    assert presence.update(Arrived("AA01"), 6.0) is None  # a hub that restarted says it again
+    assert presence.expire(100.0) == []
+    assert presence.update(Left("AA01"), 101.0) == ("removed", "AA01")
+
+
+def test_an_announced_tag_not_announced_again_after_a_reconnection_is_removed():
+    # A hub that restarted with its cable never says -UID for what it announced before.
+    presence = Presence(0.3, reannounce_s=2.0)
+    presence.update(Arrived("AA01"), 0.0)
+    presence.restart(5.0)
+    assert presence.expire(6.9) == []
+    assert presence.expire(7.0) == ["AA01"]
+    # Laid back, it is placed again.
+    assert presence.update(Arrived("AA01"), 8.0) == ("placed", "AA01")

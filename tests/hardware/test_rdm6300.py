@@ -91,3 +91,19 @@ def test_two_cards_on_the_fake_module_give_no_frame_at_all(cable, module):
     assert frames_for(cable, 0.5) == []
     module.lift("0100000001")
     assert {uid for _, uid in frames_for(cable, 0.3)} == {UID}
+
+
+def test_the_all_zero_frame_is_no_card_and_is_counted():
+    # A known false reading of these modules: ten zeros, checksum 00, no card near.
+    parser = Rdm6300()
+    assert parser.receive(encode("0000000000") + VECTOR, 0.0) == [Seen(UID)]
+    assert parser.bad_frames == 1
+
+
+def test_an_id12la_frame_with_cr_lf_before_etx_is_read():
+    parser = Rdm6300()
+    assert parser.receive(b"\x0267003B51C6CB\r\n\x03" + VECTOR, 0.0) == [Seen(UID), Seen(UID)]
+    assert parser.bad_frames == 0
+    # Anything else between the checksum and ETX is still a bad frame.
+    assert parser.receive(b"\x0267003B51C6CB\n\r\x03\x0267003B51C6CB\r\x03", 0.0) == []
+    assert parser.bad_frames == 2

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 import serial
 
-from hardware.events import ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
+from hardware.events import RANDOM_UID, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
 from hardware.rfid import Reader, UnknownProtocol, open_reader
-from hardware.rfid.fake import FakePn532, FakeRdm6300
+from hardware.rfid.fake import RANDOM_CARD, FakeLines, FakePn532, FakeRdm6300
 from hardware.rfid.rdm6300 import Rdm6300, encode
 
 UID = "67003B51C6"
@@ -176,3 +177,147 @@ def test_reopening_backs_off_exponentially_up_to_five_seconds(events, monkeypatc
     # One outage, one event, however many attempts.
     assert events.take(1)[0].reason.startswith("cannot open /dev/roundhouse/pad-0")
     assert events.empty()
+
+
+def reconnect(cable, events, pad: str) -> None:
+    cable.unplug()
+    assert isinstance(events.take(1)[0], ReaderOffline)
+    cable.plug()
+    assert events.take(1) == [ReaderOnline(pad)]
+
+
+MARKER, TILE = "04000000000001", "04000000000002"
+
+
+def test_a_marker_a_restarted_hub_announces_again_stays_placed_through_a_replug(
+        cable, events):
+    hub = FakeLines(cable)
+    reader = open_reader("1", str(cable.path), "lines", events, removal_ms=100)
+    try:
+        events.take(1)
+        hub.place(MARKER)
+        assert events.take(1) == [TagPlaced("1", MARKER)]
+        reconnect(cable, events, "1")
+        hub.restart()  # it says +MARKER again, nothing more
+        hub.place(TILE)
+        assert events.take(1) == [TagPlaced("1", TILE)]
+        hub.lift(MARKER)
+        assert events.take(1) == [TagRemoved("1", MARKER)]
+    finally:
+        reader.close()
+
+
+def test_a_marker_a_restarted_hub_forgot_is_removed_and_placed_again_when_laid_back(
+        cable, events):
+    # The hub restarted with its cable: it never says -UID for what it said before.
+    hub = FakeLines(cable, announces_on_start=False)
+    reader = open_reader("1", str(cable.path), "lines", events, removal_ms=100)
+    try:
+        events.take(1)
+        hub.place(MARKER)
+        events.take(1)
+        reconnect(cable, events, "1")
+        hub.restart()
+        assert events.take(1) == [TagRemoved("1", MARKER)]
+        hub.lift(MARKER)  # lifted and laid back: the hub says +MARKER
+        hub.place(MARKER)
+        assert events.take(1) == [TagPlaced("1", MARKER)]
+    finally:
+        reader.close()
+
+
+def test_a_marker_lying_on_a_pn532_through_a_replug_is_neither_lost_nor_placed_again(
+        cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(MARKER)
+        assert events.take(1) == [TagPlaced("2", MARKER)]
+        reconnect(cable, events, "2")
+        chip.tap(TILE)
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+        chip.lift(MARKER)
+        assert events.take(1) == [TagRemoved("2", MARKER)]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_pn532_that_answers_late_after_each_opening_comes_online_without_an_outage(
+        cable, events):
+    # Behind a USB serial adapter the first answer may come a second late after a reopen.
+    chip = FakePn532(cable, first_answer_s=0.9)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        assert events.take(1) == [ReaderOnline("2")]
+        cable.unplug()
+        chip.reset()  # the replugged cable powers the chip up again
+        assert isinstance(events.take(1)[0], ReaderOffline)
+        cable.plug()
+        assert events.take(1) == [ReaderOnline("2")]
+        chip.tap(TILE)
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_card_with_a_random_uid_lying_on_a_pn532_is_one_tag_placed_once(cable, events):
+    # A phone or a bank card answers every activation with a new UID 08xxxxxx.
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(RANDOM_CARD)
+        assert events.take(1) == [TagPlaced("2", RANDOM_UID)]
+        polls, deadline = chip.answered_polls, time.monotonic() + 10.0
+        while chip.answered_polls < polls + 20:  # twenty more reads, each a new UID
+            assert time.monotonic() < deadline, "the pad was not polled"
+            threading.Event().wait(0.01)
+        assert events.empty()
+        chip.lift(RANDOM_CARD)
+        assert events.take(1) == [TagRemoved("2", RANDOM_UID)]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_marker_lying_through_a_pn532_brown_out_does_not_flicker(cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(MARKER)
+        assert events.take(1) == [TagPlaced("2", MARKER)]
+        polls = chip.answered_polls
+        chip.brown_out(0.4)  # four removal times dark, then a restarted chip
+        deadline = time.monotonic() + 10.0
+        while chip.answered_polls < polls + 5:  # it answers again, seeing the marker
+            assert time.monotonic() < deadline, "the chip never answered again"
+            threading.Event().wait(0.01)
+        chip.tap(TILE)
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+        chip.lift(MARKER)
+        assert events.take(1) == [TagRemoved("2", MARKER)]
+    finally:
+        reader.close()
+        chip.close()
+
+
+def test_a_marker_lifted_during_a_pn532_brown_out_is_removed_once_it_answers_again(
+        cable, events):
+    chip = FakePn532(cable)
+    reader = open_reader("2", str(cable.path), "pn532", events, removal_ms=100)
+    try:
+        events.take(1)
+        chip.place(MARKER)
+        events.take(1)
+        chip.brown_out(0.4)
+        chip.lift(MARKER)
+        assert events.take(1) == [TagRemoved("2", MARKER)]
+        chip.tap(TILE)  # and the pad reads on
+        assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
+    finally:
+        reader.close()
+        chip.close()

@@ -18,6 +18,7 @@ from hardware.events import (
     TagPlaced,
     TagRemoved,
 )
+from hardware.rfid.presence import REANNOUNCE_S
 from hardware.sim import SimError, SimulatedTable
 from hardware.tags import Binding
 
@@ -137,3 +138,22 @@ def test_an_existing_mock_factory_may_be_given(events, registry):
         sim.press(0, Button.PASS)
         assert events.take(2) == [ButtonPressed(0, Button.PASS), ButtonReleased(0, Button.PASS)]
     factory.close()
+
+
+@pytest.mark.parametrize("protocol", ["pn532", "lines"])
+def test_a_marker_lying_through_a_replug_is_neither_lost_nor_placed_again(
+        events, registry, protocol):
+    with table(events, registry, protocol) as sim:
+        sim.enroll_set()
+        sim.place("1", "marker:1")
+        (placed,) = events.take(1)
+        sim.unplug("1")
+        assert isinstance(events.take(1)[0], ReaderOffline)
+        sim.replug("1")  # a line hub restarts with its cable and says what lies on it
+        assert events.take(1) == [ReaderOnline("1")]
+        sim.tap("1", "6-6")
+        assert [type(e) for e in events.take(2)] == [TagPlaced, TagRemoved]
+        with pytest.raises(queue.Empty):  # not even once the hub's time to say it again ran out
+            events.get(timeout=REANNOUNCE_S + 0.3)
+        sim.lift("1", "marker:1")
+        assert events.take(1) == [TagRemoved("1", placed.uid)]

@@ -72,6 +72,7 @@ def test_unbind_frees_the_tag_and_the_tile(registry):
     ("AA000001", "card", "shuffle", "not a card"),
     ("AA000001", "meeple", "red", "not a kind of tag"),
     ("XYZ", "tile", "1-1", "not a tag UID"),
+    ("08A1B2C3", "tile", "1-1", "random UID, drawn anew at every read"),
 ])
 def test_bad_bindings_say_what_was_expected(registry, uid, kind, value, message):
     with pytest.raises(BadBinding, match=message):

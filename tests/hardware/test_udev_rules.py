@@ -214,6 +214,37 @@ def test_learn_port_prints_the_new_adapters_port_and_its_rule(tmp_path, capsys):
     assert pads_of(apply_rules([rules], present)) == []
 
 
+def test_learn_port_warns_when_the_rules_already_name_the_pad_or_the_port(tmp_path, capsys):
+    by_path = tmp_path / "by-path"
+    by_path.mkdir()
+    old = plugged(ADAPTERS[0], PI4, 1, "1.3.1")
+    other = plugged(ADAPTERS[0], PI4, 1, "1.3.2")
+    rules = tmp_path / "98-roundhouse-pads.rules"
+    rules.write_text(pad_rule(by_path_name(old), "3") + "\n"
+                     + pad_rule(by_path_name(other), "5") + "\n")
+    new = other  # the reader of pad 3 plugged into the port the file gives pad 5
+
+    def plug_it() -> None:
+        time.sleep(0.5)
+        (by_path / by_path_name(new)).symlink_to("../../ttyUSB0")
+
+    threading.Thread(target=plug_it, daemon=True).start()
+    assert learn(by_path, ["--pad", "3", "--rules", str(rules), "--timeout", "30"]) == 0
+    out = capsys.readouterr().out
+    assert f"warning: {rules} line 1 already names pad 3 (USB port 1.3.1)" in out
+    assert f"warning: {rules} line 2 names this port pad 5" in out
+    sed = re.search(r"sudo sed -i '([^']+)' ", out)
+    assert sed and sed.group(1) == '/SYMLINK+="roundhouse\\/pad-3"/d'
+    # Run as printed, the file names pad 3 once, after the new port.
+    kept = [line for line in rules.read_text().splitlines()
+            if 'SYMLINK+="roundhouse/pad-3"' not in line]
+    rule = re.search(r"echo '([^']+)' \| sudo tee -a", out)
+    assert rule
+    rules.write_text("\n".join([*kept, rule.group(1)]) + "\n")
+    assert "roundhouse/pad-3" in pads_of(apply_rules([rules], new))
+    assert pads_of(apply_rules([rules], old)) == []
+
+
 def test_learn_port_takes_the_two_links_newer_systemd_makes_for_one_adapter(tmp_path, capsys):
     # systemd's path_id also gives ID_PATH_WITH_USB_REVISION ("usbv2" in place of "usb"),
     # which newer 60-serial.rules link in /dev/serial/by-path/ too: one adapter, two links.

@@ -18,6 +18,7 @@ class Players:
         self.service = service
         self.table = service.table
         self.rng = rng
+        self._tapped = 0.0  # when the last tap was laid
         self.uids: dict[str, str] = {}
         registry = service.registry
         for n, binding in enumerate(set_plan(12, len(service.config.seats))):
@@ -95,10 +96,12 @@ class Players:
             self.service.events.put(event(seat, Button(button)))
 
     def tap(self, pad: str, tag: str) -> None:
+        """A tap of its own: laid a second after the last tap (one dip is one tap)."""
         from hardware.events import TagPlaced, TagRemoved
 
-        self.service.events.put(TagPlaced(pad, self.uids[tag]))
-        self.service.events.put(TagRemoved(pad, self.uids[tag]))
+        at = self._tapped = max(time.monotonic(), self._tapped + 1.0)
+        self.service.events.put(TagPlaced(pad, self.uids[tag], at))
+        self.service.events.put(TagRemoved(pad, self.uids[tag], at + 0.1))
 
     def act(self, how: Any, *args: Any) -> None:
         before = (self.table.moment, self.table.rejection, self.table.joined)

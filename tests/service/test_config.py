@@ -143,7 +143,7 @@ protocol = "em4100"
     assert problems(path) == [
         f'{path}: readers[0].pad: expected a seat number 0..3 or "mexican", got 7',
         f'{path}: readers[0].protocol: expected one of "rdm6300", "pn532", "lines", '
-        '"keyboard", got "em4100"',
+        '"keyboard", "em18", got "em4100"',
     ]
 
 

@@ -523,3 +523,20 @@ def test_a_start_that_fails_leaves_no_journal_it_made(tmp_path):
     finally:
         other.close()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("t.db")]
+
+
+def test_run_stops_for_good_on_a_busy_button_pin_and_names_it(tmp_path, monkeypatch, capsys):
+    # Status 2 is the unit's RestartPreventExitStatus: restarting cannot free the pin.
+    import hardware.buttons
+    from firmware_py.cli import main
+    from hardware.fake_pins import FakePinFactory
+
+    monkeypatch.setattr(hardware.buttons, "make_pin_factory",
+                        lambda name: FakePinFactory(busy={4}))
+    monkeypatch.setattr(signal, "signal", lambda *_: None)
+    config = write_config(tmp_path)
+    assert main(["run", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "seat 0 draw button on GPIO4 cannot be claimed: GPIO busy" in err
+    assert "Traceback" not in err
+    assert "RestartPreventExitStatus=2" in UNIT.read_text()

@@ -19,7 +19,15 @@ from pathlib import Path
 import pytest
 
 from firmware_py.doctor import Finding, Machine, diagnose, read_account, report
-from hardware.rfid.fake import FakePn532, FakeRdm6300, PtyCable
+from hardware.rfid import rdm6300
+from hardware.rfid.fake import (
+    FakePn532,
+    FakeRdm6300,
+    PtyCable,
+    em18_frame,
+    id12_frame,
+    line_frame,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 UID = 996
@@ -261,10 +269,25 @@ def test_a_pi5_reader_on_serial0_is_sent_to_the_headers_uart(table):
     table.machine.config.write_text(config_text(table.root, "pn532").replace(
         "/dev/roundhouse/pad-0", "/dev/serial0"))
     shown = texts(table.failures())
-    assert "on a Raspberry Pi 5 /dev/serial0 is the 3-pin debug connector" in shown
+    assert "pad 0: no /dev/serial0: on a Raspberry Pi 5 the header's UART" in shown
+    (table.machine.dev / "serial0").symlink_to("ttyAMA10")  # the Pi 5's default
+    shown = texts(table.failures())
+    assert "on a Raspberry Pi 5 /dev/serial0 -> ttyAMA10 is the 3-pin debug connector" in shown
     assert 'dtparam=uart0=on' in shown and 'url = "/dev/ttyAMA0" for pad 0' in shown
     (table.machine.proc / "cpuinfo").write_text(PI4_CPUINFO)
     assert "debug connector" not in texts(table.failures())
+
+
+def test_a_pi5_serial0_that_leads_to_the_headers_uart_is_taken(table):
+    # dtparam=uart0_console points serial0 at ttyAMA0, the header's UART.
+    (table.machine.proc / "cpuinfo").write_text("Revision\t: d04170\n")
+    (table.machine.dev / "ttyAMA0").symlink_to(table.cable.path.resolve())
+    (table.machine.dev / "serial0").symlink_to("ttyAMA0")
+    table.machine.config.write_text(config_text(table.root, "pn532").replace(
+        "/dev/roundhouse/pad-0", "/dev/serial0"))
+    shown = texts(table.findings())
+    assert "debug connector" not in shown and "no /dev/serial0" not in shown
+    assert "pad 0: /dev/serial0 -> " in shown and "a PN532 answers" in shown
 
 
 def test_a_missing_unit_is_named(table):
@@ -399,3 +422,66 @@ def test_a_reader_the_running_service_holds_is_a_warning_with_how_to_try_it(tabl
     assert "is in use, by the running service?" in texts(warnings)
     assert "sudo systemctl stop roundhouse" in texts(warnings)
     assert report(findings) == 0
+
+
+def test_a_button_pin_a_kernel_overlay_holds_is_named(table, monkeypatch):
+    import hardware.buttons
+    from hardware.fake_pins import FakePinFactory
+
+    monkeypatch.setattr(hardware.buttons, "make_pin_factory",
+                        lambda name: FakePinFactory(busy={4}))  # w1-gpio's default pin
+    shown = texts(table.failures())
+    assert "seat 0 draw button on GPIO4 cannot be claimed: GPIO busy |" in shown
+    assert "dtoverlay=w1-gpio,gpiopin=" in shown
+    assert "GPIO5" not in shown
+
+
+def test_pins_all_busy_are_the_running_service_s(table, monkeypatch):
+    import hardware.buttons
+    from hardware.fake_pins import FakePinFactory
+
+    monkeypatch.setattr(hardware.buttons, "make_pin_factory",
+                        lambda name: FakePinFactory(busy=set(range(28))))
+    findings = table.findings()
+    assert "warn no button pin can be claimed: in use by the running service?" in texts(
+        findings)
+    assert not any("cannot be claimed" in f.text for f in findings)
+
+
+def listened_to(table, frame, protocol: str) -> str:
+    """The doctor's findings for a reader of `frame`'s layout with a tag lying on it,
+    configured as `protocol`."""
+    cable = reader_cable(table.machine.dev / "roundhouse" / "pad-5")
+    fake = FakeRdm6300(cable, repeat_s=0.065, frame=frame)
+    fake.place("67003B51C6")
+    table.machine.config.write_text(config_text(table.root, protocol).replace("pad-0",
+                                                                              "pad-5"))
+    try:
+        return texts(table.findings())
+    finally:
+        fake.close()
+        cable.close()
+
+
+def test_an_rdm6300_configured_as_a_line_reader_is_named(table):
+    shown = listened_to(table, rdm6300.encode, "lines")
+    assert "speaks rdm6300, the configuration says lines" in shown
+
+
+def test_a_line_reader_configured_as_an_rdm6300_is_named(table):
+    shown = listened_to(table, line_frame, "rdm6300")
+    assert "speaks lines, the configuration says rdm6300" in shown
+
+
+def test_an_id12la_is_read_as_an_rdm6300(table):
+    assert "an RDM6300 read the tag 67003B51C6" in listened_to(table, id12_frame, "rdm6300")
+
+
+def test_an_em18_configured_as_an_rdm6300_is_named(table):
+    shown = listened_to(table, em18_frame, "rdm6300")
+    assert "speaks em18, the configuration says rdm6300" in shown
+    assert 'set protocol = "em18" for pad 0' in shown
+
+
+def test_an_em18_is_ready(table):
+    assert "an EM-18 read the tag 67003B51C6" in listened_to(table, em18_frame, "em18")

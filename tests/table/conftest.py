@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
+import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -111,6 +113,7 @@ class Rig:
         self.journal = Journal(config.database)
         self.table = Table(config, self.journal, lookup)
         self.changes = 0
+        self._tapped = -math.inf  # when the last tap was laid
 
     def restart(self) -> Rig:
         """A new controller on the same journal, as after a power cut."""
@@ -134,9 +137,11 @@ class Rig:
         return spoken(self.table.view().to_json())
 
     def tap(self, pad: str | int, tile: str) -> dict[str, Any]:
+        """A tap of its own: laid a second after the last tap, lifted 0.1 s later."""
         uid = tile if tile[0] in "TMC" else f"T{tile}"
-        self.send(TagPlaced(str(pad), uid))
-        self.send(TagRemoved(str(pad), uid))
+        at = self._tapped = max(time.monotonic(), self._tapped + 1.0)
+        self.send(TagPlaced(str(pad), uid, at))
+        self.send(TagRemoved(str(pad), uid, at + 0.1))
         return spoken(self.table.view().to_json())
 
     def card(self, name: str) -> dict[str, Any]:

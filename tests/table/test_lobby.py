@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import queue
+import time
 
-from hardware.events import Button, TagPlaced
+from hardware.events import RANDOM_UID, Button, ReaderOnline, TagPlaced, TagRemoved
+from hardware.rfid import open_reader
+from hardware.rfid.fake import FakeRdm6300, PtyCable
+
+UID = "67003B51C6"
 
 
 def test_the_lobby_names_the_set_the_game_will_use(rig_factory):
@@ -90,6 +97,40 @@ def test_new_game_card_during_a_game_asks_again_then_abandons(rig_factory):
     assert [s["joined"] for s in view["seats"]] == [True, True, False, False]
 
 
+def dip(rig, pad: str, uid: str, at: float) -> None:
+    """One dip of a tag whose frames paused for the removal time: read as two taps."""
+    rig.send(TagPlaced(pad, uid, at))
+    rig.send(TagRemoved(pad, uid, at + 0.4))
+    rig.send(TagPlaced(pad, uid, at + 0.45))
+    rig.send(TagRemoved(pad, uid, at + 0.9))
+
+
+def test_one_dip_of_the_new_game_card_read_as_two_taps_does_not_abandon(rig_factory):
+    rig = rig_factory()
+    rig.start(0, 1)
+    at = time.monotonic() + 10.0
+    dip(rig, "mexican", "Cnew_game", at)
+    view = rig.view
+    assert view["phase"] != "lobby" and "again" in view["rejection"]["text"]
+    rig.send(TagPlaced("mexican", "Cnew_game", at + 2.0))  # lifted and tapped again
+    assert rig.view["phase"] == "lobby"
+
+
+def test_one_dip_of_the_undo_card_undoes_once(rig_factory):
+    rig = rig_factory(rules="tournament")
+    rig.start(1, 0)
+    rig.tap(1, "9-5")
+    assert rig.tap(1, "5-4")["trains"][1]["tiles"] == ["9-5", "5-4"]
+    dip(rig, "mexican", "Cundo", time.monotonic() + 10.0)
+    assert rig.view["trains"][1]["tiles"] == ["9-5"]
+
+
+def test_a_phone_on_a_pad_is_named_as_such(rig_factory):
+    rig = rig_factory()
+    rig.send(TagPlaced("2", RANDOM_UID))  # any card with a random UID, reported once
+    assert rig.view["rejection"]["text"] == "A phone or bank card lies on Cy's pad: take it away."
+
+
 def test_strangers_are_answered_never_a_crash(rig_factory):
     rig = rig_factory()
     rig.send(TagPlaced("2", "DEADBEEF"))
@@ -102,3 +143,31 @@ def test_strangers_are_answered_never_a_crash(rig_factory):
     view = rig.press(3)
     assert "Di is not in this game" in view["rejection"]["text"]
     json.dumps(view)
+
+
+def test_a_card_whose_frames_pause_during_one_dip_is_one_tap(rig_factory, tmp_path):
+    # Bytes to events through the real reader, events to the table.
+    rig = rig_factory()
+    rig.start(0, 1)
+    events: queue.Queue = queue.Queue()
+    cable = PtyCable(tmp_path / "pad-mexican")
+    card = FakeRdm6300(cable)
+    reader = open_reader("mexican", str(cable.path), "rdm6300", events, removal_ms=100)
+    try:
+        assert events.get(timeout=10) == ReaderOnline("mexican")
+        card.place(UID)
+        got = [events.get(timeout=10)]
+        card.fade(0.15)  # at the edge of the coil: removed, then read again
+        got += [events.get(timeout=10), events.get(timeout=10)]
+        card.lift(UID)
+        got.append(events.get(timeout=10))
+    finally:
+        reader.close()
+        card.close()
+        cable.close()
+    assert got == [TagPlaced("mexican", UID), TagRemoved("mexican", UID),
+                   TagPlaced("mexican", UID), TagRemoved("mexican", UID)]
+    for event in got:  # the card is the new-game card
+        rig.send(dataclasses.replace(event, uid="Cnew_game"))
+    view = rig.view
+    assert view["phase"] != "lobby" and "again" in view["rejection"]["text"]

@@ -3,7 +3,7 @@ because it did not read one; the table only reminds at the changes there."""
 
 from __future__ import annotations
 
-from hardware.events import Button, TagPlaced
+from hardware.events import Button, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
 
 
 def rig_with_marker_pads(rig_factory, sensing: set[str]):
@@ -48,3 +48,20 @@ def test_a_marker_read_on_a_pad_that_does_not_sense_markers_is_not_taken_as_astr
     rig.send(TagPlaced("0", "M2"))  # Cy's marker read by the one-tag reader of Ana's pad
     view = rig.tap(3, "12-1")
     assert not any("Ana's pad" in a for a in view["alerts"])
+
+
+def test_a_marker_lying_through_a_reconnection_is_still_sensed_once_the_reader_is_back(
+        rig_factory):
+    # The reader keeps the tags it had through a reconnection and says only what changed.
+    rig = rig_with_marker_pads(rig_factory, {"0", "1", "2", "3", "mexican"})
+    open_cys_train(rig)
+    rig.send(TagPlaced("2", "M2"))
+    rig.send(ReaderOffline("2", "unplugged"))
+    rig.send(ReaderOnline("2"))
+    view = rig.view
+    assert view["seats"][2]["marker_sensed"] is True
+    assert marker_alerts(view) == []
+    rig.send(TagRemoved("2", "M2"))  # gone while the cable was out: said once back
+    view = rig.view
+    assert view["seats"][2]["marker_sensed"] is False
+    assert [a for a in marker_alerts(view) if a.startswith("Cy")] != []
