@@ -251,8 +251,9 @@ class Game:
             names = [str(n) for n in meta["players"]]
             rules = meta["rules"]
             if "options" in meta:
-                options = Options.from_json(meta["options"])
                 version = int(meta.get("rules_version", RULES_VERSION))
+                # Played as its version read the rules, whatever the engine reads now.
+                options = replace(Options.from_json(meta["options"]), readings=version)
             else:
                 version = RULES_VERSION if version is None else version
                 options = options_as_of(rules, version)

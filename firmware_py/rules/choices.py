@@ -128,7 +128,8 @@ def line_unstarted(s: Position, seat: int) -> bool:
     carried double, not yet its own line. A seat that then cannot start its train is as
     one that laid nothing: it draws once under `first_turn_draw`, and its turn ends with
     its marker up (satisfying a double uses up neither the draw nor the duty to start)."""
-    return s._laid > 0 and s._line is None and train_first_turn(s, seat)
+    return (s._laid > 0 and s._line is None and train_first_turn(s, seat)
+            and s.options.readings >= 3)  # before rules version 3: a PASS, no marker
 
 
 def first_own(s: Position) -> Pending:
@@ -360,6 +361,9 @@ def no_first_turn_draw(s: Position) -> bool:
     its own train, and there is none."""
     seat = s.turn
     assert seat is not None
+    if s.options.readings < 3:  # the seat that had satisfied a double simply passed
+        return (not s.options.first_turn_draw and train_first_turn(s, seat) and not s._laid
+                and not s._draws and carried_double(s) is None)
     return (
         not s.options.first_turn_draw
         and train_first_turn(s, seat)
@@ -383,7 +387,8 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
         s._laid
         and not s._owe
         and train_first_turn(s, seat)
-        and (s._line is not None or (known and plays and not s._draws))
+        and (s._line is not None or (known and plays and not s._draws)
+             or s.options.readings < 3)
     ):
         return None
     if known and plays:

@@ -269,7 +269,7 @@ def _end_turn(n: Draft, marker_up: bool) -> Draft:
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):
         return finish_round(n, blocked=False)
-    if n._passes >= n.players and not _someone_can_play(n):
+    if n._passes >= n.players and (n.options.readings < 3 or not _someone_can_play(n)):
         return finish_round(n, blocked=True)
     return n
 

@@ -40,6 +40,17 @@ _BOOLS = (
 )
 
 
+# The version of the rules: it grows whenever a preset or the engine comes to play
+# differently. A game is journaled with it and with every option written out, so that
+# it replays under the rules it was started with whatever the presets say later.
+# Version 1: games journaled by a preset's name alone (EARLIER_PRESETS below). Version 2:
+# every option journaled. Version 3: a first turn that satisfies a double and then
+# cannot start its train draws (first_turn_draw) and ends with its marker up; without
+# must_play a round is blocked only when no seat can lay a tile. The engine follows a
+# game's own version (`Options.readings`).
+RULES_VERSION = 3
+
+
 def _rows(players: range, set_size: int, hand: int) -> tuple[DealRow, ...]:
     return tuple((p, set_size, hand) for p in players)
 
@@ -72,8 +83,14 @@ class Options:
     tie_break: tuple[str, ...] = ()
     one_tile_alert: bool = False
     name: str = "custom"
+    # Not an option: the rules version whose readings the engine follows (see
+    # RULES_VERSION). Only a game journaled by an earlier version asks for an older one.
+    readings: int = RULES_VERSION
 
     def __post_init__(self) -> None:
+        if type(self.readings) is not int or not 1 <= self.readings <= RULES_VERSION:
+            raise BadOptions(f"rules version {self.readings!r} is not one of 1 to "
+                             f"{RULES_VERSION}", "readings")
         for key, values in _CHOICES.items():
             value = getattr(self, key)
             # (By type too: 12.0 == 12 and False == 0, but neither is a set or a score.)
@@ -246,7 +263,7 @@ def _boneyard(players: int, set_size: int, hand: int, engine: str) -> int:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(
-    f.name for f in dataclasses.fields(Options) if f.name != "name"
+    f.name for f in dataclasses.fields(Options) if f.name not in ("name", "readings")
 )
 
 
@@ -445,10 +462,6 @@ PRESET_TEXTS: Mapping[str, str] = {
     "hub": "the Telugu text",
 }
 
-# The version of the rules: it grows whenever a preset or the engine comes to play
-# differently. A game is journaled with it and with every option written out, so that
-# it replays under the rules it was started with whatever the presets say later.
-RULES_VERSION = 2
 
 # The presets as earlier versions had them, as today's presets with the options that
 # were different then. Version 1 is every game journaled by its preset's name alone:
@@ -475,4 +488,5 @@ def options_as_of(rules: Any, version: int) -> Options:
     options = Options.from_json(rules)
     own = set(rules) if isinstance(rules, Mapping) else set()
     then = EARLIER_PRESETS.get(version, {}).get(options.name, {})
-    return dataclasses.replace(options, **{k: v for k, v in then.items() if k not in own})
+    return dataclasses.replace(options, readings=version,
+                               **{k: v for k, v in then.items() if k not in own})

@@ -57,8 +57,7 @@ def test_a_game_journaled_by_an_earlier_version_goes_on_where_it_was(tmp_path, f
     assert not any("kept aside" in alert for alert in view["alerts"])
     game = rig.table.game
     assert game is not None
-    # Played by the rules as they were: version 1's presets where every entry replays
-    # under them (the engine's own corrections since are not undone), else today's.
+    # Played by the rules as they were: the first version under which every entry replays.
     assert game.options == options_as_of(json.loads(meta_text)["rules"], game.rules_version)
     if fixture.stem in PLAYED_BY_VERSION_1:
         assert game.rules_version == 1
