@@ -95,11 +95,19 @@ def replay_journaled(meta: Mapping[str, Any], stored: Sequence[object]) -> Repla
     (journaled before every option was) is replayed under each rules version's reading
     of them, the oldest first: the first under which every entry replays is the one it
     was played by; if none, the one that replays furthest. `TableError` if the meta
-    cannot be read at all."""
+    cannot be read at all. A game whose meta has its options is replayed by them under
+    its own rules version's readings; should that fail, under the others' (newest
+    first), so that a version's readings corrected later still find the game."""
     if "options" in meta:
-        return Game.from_meta(meta).replay_until(stored)
-    best: Replayed | None = None
-    for version in range(1, RULES_VERSION + 1):
+        replayed = Game.from_meta(meta).replay_until(stored)
+        if replayed.failure is None:
+            return replayed
+        own = replayed.game.rules_version
+        versions = [v for v in range(RULES_VERSION, 0, -1) if v != own]
+        best: Replayed | None = replayed
+    else:
+        versions, best = list(range(1, RULES_VERSION + 1)), None
+    for version in versions:
         replayed = Game.from_meta(meta, version=version).replay_until(stored)
         if replayed.failure is None:
             return replayed
@@ -244,14 +252,16 @@ class Game:
 
     @classmethod
     def from_meta(cls, meta: Mapping[str, Any], *, version: int | None = None) -> Game:
-        """The game a journal's meta describes; `TableError` if it cannot be read. A
-        meta written before every option was journaled names its rules only: `version`
-        says which rules version's presets to read them by (the current one if None)."""
+        """The game a journal's meta describes; `TableError` if it cannot be read.
+        `version`: the rules version whose readings it is played by (None: the meta's
+        own). A meta written before every option was journaled names its rules only;
+        they are then read by that version's presets (the current one if None)."""
         try:
             names = [str(n) for n in meta["players"]]
             rules = meta["rules"]
             if "options" in meta:
-                version = int(meta.get("rules_version", RULES_VERSION))
+                if version is None:
+                    version = int(meta.get("rules_version", RULES_VERSION))
                 # Played as its version read the rules, whatever the engine reads now.
                 options = replace(Options.from_json(meta["options"]), readings=version)
             else:

@@ -257,11 +257,12 @@ class Table:
             self._set_aside(game_id, replayed.replayed + 1, str(replayed.failure))
             return False
         self._resume(game_id, replayed)
-        if "options" not in meta:
-            game = replayed.game
-            log.warning("game %d was journaled with its preset's name alone; it goes on "
-                        "under the %s rules as rules version %d played them", game_id,
-                        game.preset, game.rules_version)
+        game = replayed.game
+        if "options" not in meta or meta.get("rules_version") != game.rules_version:
+            log.warning("game %d was journaled %s; it goes on under the %s rules as rules "
+                        "version %d played them", game_id,
+                        "under another rules version" if "options" in meta
+                        else "with its preset's name alone", game.preset, game.rules_version)
             # From now on its rules are in its meta, whatever the presets become.
             try:
                 self._journal.describe_game(game_id, game.meta())

@@ -390,8 +390,9 @@ class FakePn532:
             if uid in self._selected:
                 self._selected.remove(uid)
 
-    def tap(self, uid: str, timeout: float = 2.0) -> None:
-        """Place the tag until one poll has seen it, then lift it."""
+    def tap(self, uid: str, timeout: float = 30.0) -> None:
+        """Place the tag until one poll has seen it, then lift it: as a player holds a
+        tile until the pad has read it, however late a loaded machine polls."""
         with self._seen:
             self._present[uid] = None
             target = self._reports.get(uid, 0) + 1

@@ -153,3 +153,28 @@ def test_an_unreadable_meta_is_set_aside_too(tmp_path):
     rig = Rig(make_config(tmp_path))
     assert rig.view["stage"] == "lobby" and len(rig.view["alerts"]) == 1
     rig.journal.close()
+
+
+def _old_game(tmp_path: Path, name: str) -> tuple[dict, list]:
+    shutil.copy(OLD / f"{name}.sqlite", tmp_path / "old.db")  # opening one upgrades it
+    journal = Journal(tmp_path / "old.db")
+    try:
+        game = [g for g in journal.games() if not g.finished][-1]
+        return journal.meta(game.id), journal.entries(game.id)
+    finally:
+        journal.close()
+
+
+@pytest.mark.parametrize("written", [1, RULES_VERSION])
+def test_a_game_whose_version_reads_it_wrong_is_found_by_another(tmp_path, written):
+    # A game that passed after satisfying a double on its first turn (allowed before
+    # rules version 3), journaled with its options under a version that disagrees: the
+    # version it names is tried first, and the one that replays it is kept.
+    from firmware_py.game import replay_journaled
+
+    meta, entries = _old_game(tmp_path, "tournament-open-random")
+    options = options_as_of(meta["rules"], 2).to_full_json()
+    meta = {**meta, "options": options, "rules_version": written}
+    replayed = replay_journaled(meta, entries)
+    assert replayed.failure is None and replayed.replayed == len(entries)
+    assert replayed.game.rules_version < 3
