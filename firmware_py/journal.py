@@ -32,7 +32,13 @@ from typing import Any
 from roundhouse.errors import RoundhouseError
 
 # Tables another part of the project may have created before the journal first opened.
-from roundhouse.tablefile import APPLICATION_ID, SHARED_TABLE_PREFIX
+from roundhouse.tablefile import (
+    APPLICATION_ID,
+    REFUSED_SUFFIX,
+    SHARED_TABLE_PREFIX,
+    beside,
+    cut_database,
+)
 
 # Index i upgrades a database of user_version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
@@ -69,8 +75,6 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # for 100 stored games (21 MB), 0.3 s for 1,000 on the development machine
 # (benchmarks/journal_check.py), so it runs at every start, clean stop or not.
 START_CHECK = "integrity_check"
-# Beside a journal a start refused as damaged: the refusal holds while that file is there.
-REFUSED_SUFFIX = ".refused"
 # The largest game number SQLite stores.
 _MAX_ID = 2**63 - 1
 # How long opening waits for another process's lock before saying the file is in use.
@@ -180,10 +184,6 @@ def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-def _side(path: Path, suffix: str) -> Path:
-    return path.with_name(path.name + suffix)
-
-
 class Journal:
     """The journal of one table. A writing journal holds an exclusive lock on the file
     beside it (`NAME.lock`) for as long as it is open, so one database serves one
@@ -225,7 +225,7 @@ class Journal:
         try:
             # (`check` is what every start does now; it is kept for older callers.)
             self.checked = True
-            self.unclean = _side(path, "-wal").exists()
+            self.unclean = beside(path, "-wal").exists()
             try:
                 self._refuse_held()
                 self._refuse_cut()
@@ -265,7 +265,7 @@ class Journal:
         alone (0600), and so are its log and index; a journal of an older version
         (0640, in the service's group) is made so."""
         for suffix in ("", "-wal", "-shm"):
-            side = _side(self.path, suffix)
+            side = beside(self.path, suffix)
             with contextlib.suppress(OSError):
                 info = side.lstat()
                 if (stat.S_ISREG(info.st_mode) and info.st_uid == os.geteuid()
@@ -273,25 +273,13 @@ class Journal:
                     side.chmod(stat.S_IMODE(info.st_mode) & 0o700)
 
     def _refuse_cut(self) -> None:
-        """A database cut to nothing (or gone) beside a write-ahead log that holds
-        commits is damage: SQLite would take it for a new journal and drop the log."""
-        wal = _side(self.path, "-wal")
-        try:
-            logged = wal.stat().st_size
-        except OSError:
-            return
-        try:
-            size = self.path.stat().st_size
-        except FileNotFoundError:
-            size = None
-        if logged > 0 and not size:
-            what = "is missing" if size is None else "is empty (0 bytes)"
-            raise self._damaged(f"the database file {what} beside its write-ahead log of "
-                                f"{logged} bytes (the file was cut or lost)")
+        cut = cut_database(self.path)
+        if cut is not None:
+            raise self._damaged(cut)
 
     def _refuse_held(self) -> None:
         """A refusal of an earlier start holds while the same file is in place."""
-        marker = _side(self.path, REFUSED_SUFFIX)
+        marker = beside(self.path, REFUSED_SUFFIX)
         try:
             held = json.loads(marker.read_text(encoding="utf-8"))
             reason, identity = str(held["reason"]), held["file"]
@@ -309,7 +297,7 @@ class Journal:
                              "or moved aside)")
 
     def _hold_refusal(self, damage: JournalDamaged) -> None:
-        marker = _side(self.path, REFUSED_SUFFIX)
+        marker = beside(self.path, REFUSED_SUFFIX)
         if marker.exists():
             return
         held = {"reason": str(damage), "file": _identity(self.path)}
@@ -382,7 +370,7 @@ class Journal:
         if not os.access(self.path, os.W_OK):
             return  # the journal itself is read-only: nothing to align yet
         for suffix in ("-wal", "-shm"):
-            side = _side(self.path, suffix)
+            side = beside(self.path, suffix)
             with contextlib.suppress(OSError):
                 if side.is_file() and not os.access(side, os.W_OK):
                     side.chmod(mode)
@@ -395,7 +383,7 @@ class Journal:
             pass
         # The disk cannot take the write-ahead log's index (a full disk): with no log
         # pending, the file alone is the whole journal.
-        wal = _side(self.path, "-wal")
+        wal = beside(self.path, "-wal")
         if not wal.exists() or wal.stat().st_size == 0:
             return self._reading(uri + "&immutable=1")
         # Otherwise a copy, with its log, on a file system that has room.
@@ -404,7 +392,7 @@ class Journal:
         copy = Path(self._copy.name) / self.path.name
         try:
             shutil.copyfile(self.path, copy)
-            shutil.copyfile(wal, _side(copy, "-wal"))
+            shutil.copyfile(wal, beside(copy, "-wal"))
         except OSError as err:
             raise self._unwritable(f"cannot read it on this full disk: {err}", True) from None
         return self._reading(f"file:{urllib.parse.quote(str(copy))}")
@@ -542,18 +530,18 @@ class Journal:
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
         number = 1
-        while any(_side(target, s).exists() or _side(target, s).is_symlink()
+        while any(beside(target, s).exists() or beside(target, s).is_symlink()
                   for s in ("", "-wal", "-shm")):
             number += 1
             target = self.path.with_name(f"{self.path.name}.broken-{stamp}-{number}")
         try:
             # The refusal is over: the file it held is kept aside.
             with contextlib.suppress(FileNotFoundError):
-                _side(self.path, REFUSED_SUFFIX).unlink()
+                beside(self.path, REFUSED_SUFFIX).unlink()
             for suffix in ("-wal", "-shm"):
-                side = _side(self.path, suffix)
+                side = beside(self.path, suffix)
                 if side.is_file():
-                    side.rename(_side(target, suffix))
+                    side.rename(beside(target, suffix))
             if self.path.exists():
                 self.path.rename(target)
         except OSError as err:

@@ -23,7 +23,13 @@ from pathlib import Path
 from hardware import HardwareError
 from hardware.events import is_random_uid
 from hardware.rfid.protocol import normalise_uid
-from roundhouse.tablefile import APPLICATION_ID, SHARED_TABLE_PREFIX
+from roundhouse.tablefile import (
+    APPLICATION_ID,
+    REFUSED_SUFFIX,
+    SHARED_TABLE_PREFIX,
+    beside,
+    cut_database,
+)
 
 KINDS = ("tile", "marker", "card")
 CARDS = ("undo", "new_game", "next_preset", "admin", "language")
@@ -138,6 +144,15 @@ class TagRegistry:
         self._db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
+        # The journal's file: what the table refuses to open, the registry leaves alone
+        # (opening it would reset a cut file and drop its write-ahead log).
+        damage = cut_database(self.path)
+        if damage is None and beside(self.path, REFUSED_SUFFIX).exists():
+            damage = "the table refused it as damaged"
+        if damage is not None:
+            raise TagError(f"{self.path}: {damage}; the tag registry lives in the "
+                           "journal's file, so it is left as it is: `roundhouse run "
+                           "--move-aside` moves it aside")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, isolation_level=None,

@@ -16,6 +16,33 @@ DEFAULT_SOCKET = Path("/run/roundhouse/view.sock")
 # prefix of the tables the tag registry keeps in it beside the journal's.
 APPLICATION_ID = 0x52484F55
 SHARED_TABLE_PREFIX = "tag_"
+# Beside the table's database after a start refused it as damaged: the refusal holds,
+# for every program that opens the file, while this file is there.
+REFUSED_SUFFIX = ".refused"
+
+
+def beside(path: Path, suffix: str) -> Path:
+    """A file SQLite or the table keeps beside the database (`-wal`, `.refused`)."""
+    return path.with_name(path.name + suffix)
+
+
+def cut_database(path: Path) -> str | None:
+    """What is wrong with a database cut to nothing (or gone) beside a write-ahead log
+    that holds commits, or None: SQLite would take it for a new database and drop the
+    log, and with it every commit in it."""
+    try:
+        logged = beside(path, "-wal").stat().st_size
+    except OSError:
+        return None
+    try:
+        size: int | None = path.stat().st_size
+    except FileNotFoundError:
+        size = None
+    if logged > 0 and not size:
+        what = "is missing" if size is None else "is empty (0 bytes)"
+        return (f"the database file {what} beside its write-ahead log of {logged} bytes "
+                "(the file was cut or lost)")
+    return None
 
 
 class TableFileError(RoundhouseError):

@@ -266,6 +266,28 @@ def test_enroll_never_writes_into_another_programs_database(tmp_path, capsys):
     raw.close()
 
 
+@pytest.mark.parametrize("damage", ["cut", "refused"])
+def test_enroll_and_probe_leave_a_journal_the_table_refuses_as_it_is(tmp_path, capsys,
+                                                                     damage):
+    # A database cut to nothing beside its write-ahead log, or one a start refused: the
+    # registry shares the journal's file, and opening it would reset what is left.
+    db = tmp_path / "table.db"
+    wal = tmp_path / "table.db-wal"
+    if damage == "cut":
+        db.write_bytes(b"")
+        wal.write_bytes(b"\x37\x7f\x06\x82" + bytes(4092))
+    else:
+        db.write_bytes(b"")
+        (tmp_path / "table.db.refused").write_text("{}\n")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    args = parse(configure_enroll, ["--pad", "loop://", "--protocol", "lines", "--db",
+                                    str(db)])
+    assert run_enroll(args) == 1
+    err = capsys.readouterr().err
+    assert "--move-aside" in err and "Traceback" not in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
 def test_enroll_refuses_a_removal_time_no_reader_takes(capsys):
     from firmware_py.cli import main
 
