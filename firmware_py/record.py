@@ -8,6 +8,7 @@ move the rules refuse replays up to that move (exit status 1).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -17,6 +18,7 @@ from typing import Any
 
 from firmware_py.rules import (
     MEXICAN,
+    RULES_VERSION,
     Action,
     BadOptions,
     Draw,
@@ -133,6 +135,12 @@ def parse_record(obj: Any) -> Record:
         options = Options.from_json(obj["rules"])
     except RulesError as e:
         raise _fail("rules", str(e)) from None
+    version = obj.get("rules_version", RULES_VERSION)
+    if type(version) is not int or not 1 <= version <= RULES_VERSION:
+        raise _fail("rules_version", f"a rules version from 1 to {RULES_VERSION}, "
+                                     f"got {quoted(version)}")
+    if version != RULES_VERSION:
+        options = dataclasses.replace(options, readings=version)
     players_value: Any = obj.get("players")
     names: tuple[str, ...] | None = None
     if _is_count(players_value):
@@ -419,12 +427,15 @@ def record_from_game(
         else:
             rounds[-1]["moves"].append(action_to_json(action))
     rules = options.to_json()
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "rules": rules if len(rules) > 1 else rules["preset"],
-        "players": players if isinstance(players, int) else list(players),
-        "rounds": rounds,
     }
+    if options.readings != RULES_VERSION:  # a game begun before the engine's corrections
+        record["rules_version"] = options.readings
+    record["players"] = players if isinstance(players, int) else list(players)
+    record["rounds"] = rounds
+    return record
 
 
 def write_record(record: Mapping[str, Any], path: str | Path) -> None:
