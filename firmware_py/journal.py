@@ -506,8 +506,8 @@ class Journal:
                 raise self._failed(err, "cannot read the journal") from None
 
     def _damaged(self, what: str) -> JournalDamaged:
-        return JournalDamaged(_one_line(f"{self.path}: {what}; start with --move-aside to "
-                                        "keep it aside and begin a fresh journal"))
+        return JournalDamaged(_one_line(f"{self.path}: {what}; `roundhouse run --move-aside` "
+                                        "keeps it aside and begins a fresh journal"))
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]
