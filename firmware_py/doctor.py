@@ -24,6 +24,7 @@ from typing import Literal
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.unitfile import Unit, UnitError, read_unit
 from hardware.probe import Heard
+from roundhouse.tablefile import REFUSED_SUFFIX, beside, cut_database
 
 Level = Literal["ok", "warn", "FAIL"]
 SRC = "/opt/roundhouse/src"
@@ -512,6 +513,14 @@ def check_journal(machine: Machine, config: Config, account: Account | None) -> 
                       "free some space: sudo apt clean; sudo journalctl --vacuum-size=50M")
     elif not blocked:
         yield Finding("ok", f"the journal {database} is writable, {free_mb} MB free")
+    refused = beside(database, REFUSED_SUFFIX)
+    cut = cut_database(database)
+    if cut is not None or refused.exists():
+        why = cut if cut is not None else f"a start refused it as damaged ({refused})"
+        yield Finding("FAIL", f"the journal {database}: {why}; the service will not start "
+                              "on it", "put a sound copy in its place, or keep it aside and "
+                              "start afresh as docs/install.md says (roundhouse run "
+                              "--move-aside, once by hand)")
 
 
 def check_clock(machine: Machine) -> Iterator[Finding]:

@@ -369,6 +369,19 @@ def test_a_journal_folder_the_user_cannot_write_is_named(table):
     assert f"the journal's folder {state} does not exist" in texts(table.failures())
 
 
+@pytest.mark.parametrize("damage", ["cut", "refused"])
+def test_a_journal_the_service_refuses_is_named(table, damage):
+    state = table.root / "var" / "lib" / "roundhouse"
+    journal = next(iter(state.glob("*.db")), state / "roundhouse.db")
+    journal.write_bytes(b"")
+    if damage == "cut":
+        journal.with_name(journal.name + "-wal").write_bytes(bytes(4096))
+    else:
+        journal.with_name(journal.name + ".refused").write_text("{}\n")
+    assert f"the journal {journal}" in texts(table.failures())
+    assert "the service will not start on it" in texts(table.failures())
+
+
 def test_too_little_free_space_is_named(table):
     assert "MB free for the journal" in texts(table.failures(min_free_mb=1 << 40))
 
