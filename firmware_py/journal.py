@@ -283,15 +283,18 @@ class Journal:
         try:
             held = json.loads(marker.read_text(encoding="utf-8"))
             reason, identity = str(held["reason"]), held["file"]
+            ours = held.get("pid") == os.getpid()
         except FileNotFoundError:
             return
         except (OSError, ValueError, KeyError, TypeError):
-            reason, identity = "the journal was refused at an earlier start", None
+            reason, identity, ours = "the journal was refused at an earlier start", None, False
         if identity is not None and identity != _identity(self.path):
             # Another file is in its place (restored, repaired, or none): check that one.
             with contextlib.suppress(OSError):
                 marker.unlink()
             return
+        if ours:  # this very process refused it a moment ago: said as it was
+            raise JournalDamaged(_one_line(reason))
         raise JournalDamaged(f"{_one_line(reason)} (refused since an earlier start: "
                              f"{marker} holds the refusal until the file is replaced "
                              "or moved aside)")
@@ -300,7 +303,7 @@ class Journal:
         marker = beside(self.path, REFUSED_SUFFIX)
         if marker.exists():
             return
-        held = {"reason": str(damage), "file": _identity(self.path)}
+        held = {"reason": str(damage), "file": _identity(self.path), "pid": os.getpid()}
         with contextlib.suppress(OSError):
             marker.write_text(json.dumps(held) + "\n", encoding="utf-8")
 
@@ -506,8 +509,9 @@ class Journal:
                 raise self._failed(err, "cannot read the journal") from None
 
     def _damaged(self, what: str) -> JournalDamaged:
-        return JournalDamaged(_one_line(f"{self.path}: {what}; `roundhouse run --move-aside` "
-                                        "keeps it aside and begins a fresh journal"))
+        return JournalDamaged(_one_line(f"{self.path}: {what}; starting with --move-aside "
+                                        "(`roundhouse run` or `sim`) keeps it aside and "
+                                        "begins a fresh journal"))
 
     def _migrate(self, db: sqlite3.Connection) -> None:
         version = db.execute("PRAGMA user_version").fetchone()[0]

@@ -11,6 +11,7 @@ from firmware_py.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     Journal,
+    JournalDamaged,
     JournalError,
     JournalUnwritable,
 )
@@ -401,3 +402,16 @@ def test_move_aside_never_moves_a_folder(tmp_path):
     with pytest.raises(JournalError, match="is a folder"):
         Journal(tmp_path, move_aside=True)
     assert tmp_path.is_dir()
+
+
+def test_a_first_refusal_says_nothing_of_an_earlier_start(tmp_path):
+    # The same process may open the file twice (a command's checks, then the service):
+    # the refusal it wrote a moment ago is its own, not one of an earlier start.
+    db = tmp_path / "t.db"
+    db.write_bytes(b"")
+    (tmp_path / "t.db-wal").write_bytes(bytes(4096))
+    for _ in range(2):
+        with pytest.raises(JournalDamaged) as refused:
+            Journal(db)
+        assert "earlier start" not in str(refused.value)
+        assert "is empty (0 bytes) beside its write-ahead log" in str(refused.value)
