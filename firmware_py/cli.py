@@ -29,6 +29,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "enroll": ("hardware.enroll", "bind the tags of a domino set to tiles, markers, cards"),
     "learn-port": ("hardware.ports", "plug in one reader: print its USB port and udev line"),
     "doctor": ("firmware_py.doctor", "check an installed table and say what to fix"),
+    "web": ("gamenight.web", "serve the phone page that follows the table live"),
+    "publish": ("gamenight.publisher", "publish the table's state and results to the league"),
+    "league": ("gamenight.league", "keep the league's standings across tables and nights"),
 }
 
 

@@ -222,3 +222,16 @@ SCREEN_TOTAL = say("screen.total", "Total")
 SCREEN_PLACE = say("screen.place", "Place")
 SCREEN_WAITING_TABLE = say("screen.waiting_table", "Waiting for the table…")
 SCREEN_CONNECTING = say("screen.connecting", "connecting to {text}")
+
+# --- the phone page and the league (roundhouse web, roundhouse league) ----------------
+WEB_OPEN_DOUBLES = say("web.open_doubles", "Open doubles")
+# One open double on the phone page: "6-6 on Bo's train".
+WEB_DOUBLE_ON = say("web.double_on", "{tile} on {train}")
+WEB_ROUNDS = say("web.rounds", "Rounds")
+WEB_LANGUAGE = say("web.language", "Language")
+WEB_LEAGUE = say("web.league", "League")
+WEB_GAMES = say("web.games", "Games")
+WEB_WINS = say("web.wins", "Wins")
+WEB_TABLES_ONLINE = say_n("web.tables_online", "{n} table online", "{n} tables online")
+# Under the wall's QR code of the phone page.
+WEB_SCAN = say("web.scan", "Scan to follow the game on your phone")
