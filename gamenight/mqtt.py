@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
 import ssl
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -97,3 +99,13 @@ def client(broker: Broker, client_id: str, *, clean: bool = True) -> mqtt.Client
         made.tls_set(ca_certs=str(broker.ca_file), tls_version=ssl.PROTOCOL_TLS_CLIENT)
     made.reconnect_delay_set(min_delay=1, max_delay=10)
     return made
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm() -> None:
+    """systemd's stop (SIGTERM) ends a service as Ctrl-C does, through its clean-up: a
+    table says it goes offline before its connection closes."""
+    signal.signal(signal.SIGTERM, _interrupt)

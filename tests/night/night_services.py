@@ -3,6 +3,7 @@ commands a host runs, each stopped at the end of its test."""
 
 from __future__ import annotations
 
+import getpass
 import os
 import socket
 import subprocess
@@ -81,3 +82,64 @@ def processes(tmp_path: Path) -> Iterator[Processes]:
         yield running
     finally:
         running.stop_all()
+
+
+# --- a real mosquitto, configured as the shipped configuration says -------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+MOSQUITTO = "/usr/sbin/mosquitto"
+PASSWD = "/usr/bin/mosquitto_passwd"
+
+
+class Mosquitto:
+    """The shipped broker configuration on a free loopback port, with users made by
+    mosquitto_passwd (each user's password is its name with "-secret")."""
+
+    def __init__(self, processes: Processes, users: Sequence[str]) -> None:
+        self.processes = processes
+        self.port = free_port()
+        folder = processes.folder / "broker"
+        folder.mkdir()
+        self.folder = folder
+        passwd = folder / "roundhouse.passwd"
+        for index, user in enumerate(users):
+            create = ["-c"] if index == 0 else []
+            subprocess.run([PASSWD, *create, "-b", str(passwd), user, self.password(user)],
+                           check=True, capture_output=True, timeout=30)
+        shipped = ROOT / "systemd" / "mosquitto"
+        (folder / "roundhouse.acl").write_text((shipped / "roundhouse.acl").read_text())
+        conf = (shipped / "roundhouse.conf").read_text()
+        conf = conf.replace("/etc/mosquitto/conf.d/", f"{folder}/")
+        conf = conf.replace("listener 1883", f"listener {self.port} 127.0.0.1")
+        conf += f"persistence_location {folder}/\n"
+        # Started as root (a CI container), mosquitto would become the user `mosquitto`,
+        # who cannot read the test's folder: it stays who started it.
+        conf += f"user {getpass.getuser()}\n"
+        (folder / "mosquitto.conf").write_text(conf)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @staticmethod
+    def password(user: str) -> str:
+        return f"{user}-secret"
+
+    def secret_file(self, user: str) -> Path:
+        path = self.folder / f"{user}.secret"
+        path.write_text(self.password(user) + "\n")
+        return path
+
+    def start(self) -> None:
+        self.process = self.processes.start(
+            "mosquitto", [MOSQUITTO, "-c", str(self.folder / "mosquitto.conf")])
+        process = self.process
+        wait_until(lambda: listening(self.port) or process.poll() is not None,
+                   "mosquitto listening")
+        assert process.poll() is None, self.processes.log("mosquitto")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=10)
+
+    def credentials(self, user: str) -> list[str]:
+        return ["--broker", f"127.0.0.1:{self.port}", "--username", user,
+                "--password-file", str(self.secret_file(user))]
