@@ -88,7 +88,7 @@ class League:
                     self.store.sheet(table, data, final=leaf == "game")
                 else:
                     return
-        except (ValueError, StandingsError) as err:
+        except (ValueError, StandingsError) as err:  # JSON, or what it says
             self._report(f"table {table}: skipped a {leaf} message: {err}")
             return
         self._dirty.set()

@@ -86,8 +86,10 @@ class Standings:
 
     # --- what the tables send -----------------------------------------------------------
 
-    def sheet(self, table: str, message: dict[str, Any], *, final: bool) -> bool:
+    def sheet(self, table: str, message: Any, *, final: bool) -> bool:
         """Keep a round's (or, `final`, a game's) sheet; True if it changed anything."""
+        if not isinstance(message, dict):
+            raise StandingsError("expected an object")
         game = message.get("game")
         if not isinstance(game, str) or not game:
             raise StandingsError("game: expected the game's name")
@@ -96,7 +98,10 @@ class Standings:
         ranking: list[int] | None = None
         if final:
             given = message.get("ranking")
-            if not isinstance(given, list) or sorted(given) != list(range(len(players))):
+            seats = list(range(len(players)))
+            if not isinstance(given, list) or not all(
+                    isinstance(seat, int) and not isinstance(seat, bool) for seat in given
+            ) or sorted(given) != seats:
                 raise StandingsError("ranking: expected every seat once, best first")
             ranking = [int(seat) for seat in given]
         names, sheet = json.dumps(players), json.dumps(scores)
