@@ -9,12 +9,13 @@ import re
 import shutil
 import sqlite3
 import threading
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from night_services import MOSQUITTO, Mosquitto, Processes, wait_until
+from night_services import MOSQUITTO, Mosquitto, Processes, free_port, listening, wait_until
 from paho.mqtt.enums import CallbackAPIVersion
 
 pytestmark = pytest.mark.skipif(shutil.which(MOSQUITTO) is None,
@@ -162,6 +163,25 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
         running["t3"] = publisher("t3")
         wait_until(lambda: watcher.table() == _expected(logs) and watcher.online() == 3,
                    "the third table's games counted", timeout=60)
+
+        # A table's phone page shows the standings, through that table's user.
+        port = free_port()
+        processes.roundhouse("web", "web", "--socket", str(tmp_path / "t1.sock"),
+                             "--host", "127.0.0.1", "--port", str(port),
+                             *broker.credentials("t1"))
+        wait_until(lambda: listening(port), "roundhouse web listening")
+
+        def page_league() -> Any:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/board.json?lang=en",
+                                        timeout=5) as answer:
+                return json.load(answer)["league"]
+
+        wait_until(lambda: page_league() is not None, "the page hearing the standings")
+        shown = page_league()
+        assert shown["tables"] == "3 tables online"
+        everyone = _expected(logs)
+        assert {r["name"]: (int(r["games"]), int(r["wins"]), int(r["points"]))
+                for r in shown["rows"]} == {n: (g, w, p) for n, (g, w, _r, p) in everyone.items()}
     finally:
         watcher.stop()
 
