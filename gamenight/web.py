@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import html
 import json
-import socket
 import sys
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
@@ -35,11 +34,12 @@ from aiohttp import web
 
 from gamenight.board import board, labels, language_choices, league_board, negotiate, waiting
 from gamenight.follow import Signal, TableFollower
+from roundhouse.address import PAGE_PORT, page_url
 from roundhouse.errors import RoundhouseError
 from roundhouse.render import direction, languages
 from roundhouse.tablefile import DEFAULT_SOCKET, TableFileError, view_socket
 
-DEFAULT_PORT = 8080
+DEFAULT_PORT = PAGE_PORT
 # Phones of one game night: a bound keeps a crowd (or a misbehaving page) from using the
 # Pi's memory; one more gets "503, try again".
 MAX_STREAMS = 200
@@ -190,19 +190,6 @@ def qr_svg(url: str) -> bytes:
     return out.getvalue()
 
 
-def lan_address() -> str:
-    """The Pi's address on its LAN: the one its routes would send from. A UDP socket's
-    connect sends nothing; without a route the loopback address is all there is."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, never sent to
-        return str(probe.getsockname()[0])
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        probe.close()
-
-
 # --- the command ----------------------------------------------------------------------
 
 
@@ -239,7 +226,7 @@ def run_web(args: argparse.Namespace) -> int:
     except TableFileError as err:
         print(f"roundhouse web: {err}", file=sys.stderr)
         return 2
-    url = args.url or f"http://{lan_address()}:{args.port}/"
+    url = args.url or page_url(args.port)
     try:
         asyncio.run(_serve(follower, args, url))
     except WebError as err:
