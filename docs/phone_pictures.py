@@ -78,13 +78,45 @@ async def _take(picture: Picture, folder: Path, browser: object, work: Path) -> 
         server.close()
 
 
+# The league's wall (roundhouse display --view league), drawn by pygame from standings
+# as the league publishes them.
+LEAGUE_WALL = "league-wall.png"
+LEAGUE = [
+    {"player": "Ana", "games": 3, "wins": 2, "rounds": 39, "points": 812},
+    {"player": "Gintarė", "games": 3, "wins": 1, "rounds": 39, "points": 955},
+    {"player": "Farid", "games": 2, "wins": 0, "rounds": 26, "points": 640},
+    {"player": "Ελένη", "games": 3, "wins": 0, "rounds": 39, "points": 1204},
+    {"player": "Bo", "games": 1, "wins": 0, "rounds": 13, "points": 388},
+]
+
+
+def league_wall(folder: Path) -> Path:
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from display import qr
+    from gamenight.wall import _room_for, draw
+
+    surface = pygame.Surface((1280, 720))
+    url = "http://192.168.1.20:8080/"
+    modules = qr.matrix(url)
+    draw(surface, LEAGUE, 5, "en", beside=_room_for(surface, modules, "en"))
+    qr.draw(surface, url, "en", modules)
+    out = folder / LEAGUE_WALL
+    pygame.image.save(surface, str(out))
+    return out
+
+
 async def write(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             with tempfile.TemporaryDirectory() as work:
-                return [await _take(pic, folder, browser, Path(work)) for pic in PICTURES]
+                taken = [await _take(pic, folder, browser, Path(work)) for pic in PICTURES]
+                return [*taken, league_wall(folder)]
         finally:
             await browser.close()
 

@@ -43,6 +43,12 @@ def _usage() -> str:
     return "\n".join(lines)
 
 
+def _league_view(args: Sequence[str]) -> bool:
+    """`--view league` (or `--view=league`) among a display's arguments."""
+    pairs = zip(args, [*args[1:], ""], strict=True)
+    return any((a, b) == ("--view", "league") or a == "--view=league" for a, b in pairs)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help"):
@@ -57,7 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"roundhouse: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
+    module_name = COMMANDS[name][0]
+    if name == "display" and _league_view(args[1:]):
+        # The room's wall of the league follows the broker, not a table's socket.
+        module_name = "gamenight.wall"
+    module = importlib.import_module(module_name)
     attr = name.replace("-", "_")
     parser = argparse.ArgumentParser(prog=f"roundhouse {name}", description=COMMANDS[name][1])
     getattr(module, f"configure_{attr}")(parser)

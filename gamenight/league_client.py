@@ -1,29 +1,26 @@
-"""The league's standings as a table's page follows them: the retained standings topic
-the league publishes, read by a paho client in its own thread and handed to the page's
-event loop."""
+"""The league's standings as a page or the league's wall follows them: the retained
+standings topic the league publishes, read by a paho client in its own thread;
+`on_change` is called from that thread after each news."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from gamenight.follow import Signal
 from gamenight.mqtt import STANDINGS, Broker, client
 
 
 class StandingsFollower:
-    def __init__(self, broker: Broker, signal: Signal, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, broker: Broker, on_change: Callable[[], None]) -> None:
         self.rows: list[dict[str, Any]] | None = None
         self.tables_online = 0
-        self._pending: asyncio.Future[None] | None = None
-        self._signal = signal
-        self._loop = loop
+        self._on_change = on_change
         self._client = client(broker, f"roundhouse-page-{os.getpid()}")
         self._client.on_connect = self._connected
         self._client.on_message = self._message
@@ -42,11 +39,8 @@ class StandingsFollower:
             online = int(data["tables_online"])
         except (ValueError, KeyError, TypeError):
             return
-        self._loop.call_soon_threadsafe(self._update, rows, online)
-
-    def _update(self, rows: list[dict[str, Any]], online: int) -> None:
         self.rows, self.tables_online = rows, online
-        self._pending = asyncio.ensure_future(self._signal.bump())
+        self._on_change()
 
     def stop(self) -> None:
         self._client.disconnect()

@@ -244,7 +244,18 @@ async def _serve(follower: TableFollower, args: argparse.Namespace, url: str) ->
     if broker is not None:
         from gamenight.league_client import StandingsFollower
 
-        league = StandingsFollower(broker, follower.signal, asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        woken: set[asyncio.Future[None]] = set()
+
+        def wake() -> None:
+            future = asyncio.ensure_future(follower.signal.bump())
+            woken.add(future)
+            future.add_done_callback(woken.discard)
+
+        def news() -> None:  # in paho's thread
+            loop.call_soon_threadsafe(wake)
+
+        league = StandingsFollower(broker, news)
         stop_league = league.stop
     service = PageService(follower, default_lang=args.lang, url=url, league=league)
     runner = web.AppRunner(service.app(), shutdown_timeout=1.0, handle_signals=True)

@@ -164,6 +164,13 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
         wait_until(lambda: watcher.table() == _expected(logs) and watcher.online() == 3,
                    "the third table's games counted", timeout=60)
 
+        # The room's wall draws them: its first picture waits, the next shows the league.
+        frames = tmp_path / "wall"
+        processes.roundhouse("wall", "display", "--view", "league", "--frames", str(frames),
+                             "--size", "1280x720", *broker.credentials("t2"))
+        wait_until(lambda: len(list(frames.glob("league-*.png"))) >= 2,
+                   "the league's wall drawn with the standings")
+
         # A table's phone page shows the standings, through that table's user.
         port = free_port()
         processes.roundhouse("web", "web", "--socket", str(tmp_path / "t1.sock"),
