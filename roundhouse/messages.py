@@ -184,6 +184,10 @@ UNSAVED_DISK = say(
 )
 # A seat's language card (docs/table.md) tapped anywhere but on that seat's own pad.
 LANGUAGE_OWN_PAD = say("refuse.language_own_pad", "Tap the language card on your own pad.")
+# A player card (docs/game-night.md) during a game, or off a seat's own pad.
+PLAYER_LOBBY = say(
+    "refuse.player_lobby", "Tap your player card on your own pad in the lobby, before the game."
+)
 
 # --- the screens' own words (labels of panels, the hub and the wall) ------------------
 SCREEN_MEXICAN_TITLE = say("screen.mexican_title", "MEXICAN TRAIN")
