@@ -5,8 +5,9 @@ from the named sample views of tests/views/ served as a table would serve them.
     python docs/phone_pictures.py FOLDER     # or somewhere else, to look at them first
 
 Needs the `night` extra (`pip install -e '.[night]'`, the test extra has it) and
-/usr/bin/chromium. Browsers draw text with the machine's fonts, so the pictures are
-not compared pixel by pixel in the tests; tests/night/test_web_page.py checks the page.
+/usr/bin/chromium. Browsers draw text with the machine's fonts, so the page's pictures
+are not compared pixel by pixel in the tests (tests/night/test_web_page.py checks the
+page); the league's wall, drawn by pygame, is (tests/night/test_doc_pictures_night.py).
 """
 
 from __future__ import annotations
@@ -21,13 +22,6 @@ from typing import NamedTuple
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
-
-from aiohttp import web  # noqa: E402
-from playwright.async_api import async_playwright  # noqa: E402
-
-from gamenight.follow import TableFollower  # noqa: E402
-from gamenight.samples import serve_views  # noqa: E402
-from gamenight.web import PageService  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -53,6 +47,12 @@ def _port() -> int:
 
 
 async def _take(picture: Picture, folder: Path, browser: object, work: Path) -> Path:
+    from aiohttp import web
+
+    from gamenight.follow import TableFollower
+    from gamenight.samples import serve_views
+    from gamenight.web import PageService
+
     sock = work / f"{picture.view}.sock"
     line = (ROOT / "tests" / "views" / f"{picture.view}.json").read_text().replace("\n", " ")
     server = await serve_views(sock, [line])
@@ -90,7 +90,8 @@ LEAGUE = [
 ]
 
 
-def league_wall(folder: Path) -> Path:
+def draw_league_wall() -> object:
+    """The league's wall picture as a pygame surface."""
     import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -104,12 +105,22 @@ def league_wall(folder: Path) -> Path:
     modules = qr.matrix(url)
     draw(surface, LEAGUE, 5, "en", beside=_room_for(surface, modules, "en"))
     qr.draw(surface, url, "en", modules)
+    return surface
+
+
+def league_wall(folder: Path) -> Path:
+    import pygame
+
     out = folder / LEAGUE_WALL
+    surface = draw_league_wall()
+    assert isinstance(surface, pygame.Surface)
     pygame.image.save(surface, str(out))
     return out
 
 
 async def write(folder: Path) -> list[Path]:
+    from playwright.async_api import async_playwright
+
     folder.mkdir(parents=True, exist_ok=True)
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

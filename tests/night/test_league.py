@@ -192,3 +192,51 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
     finally:
         watcher.stop()
 
+
+
+def test_a_playing_table_is_followed_live_and_its_rounds_counted_as_they_end(
+    processes: Processes, tmp_path: Path
+) -> None:
+    broker = Mosquitto(processes, ["t1", "league"])
+    broker.start()
+    sock = tmp_path / "t1.sock"
+    processes.roundhouse("league", "league", "--db", str(tmp_path / "league.db"),
+                         *broker.credentials("league"))
+    processes.roundhouse("publish-t1", "publish", "--table", "t1",
+                         "--db", str(tmp_path / "t1.db"), "--socket", str(sock),
+                         *broker.credentials("t1"))
+    phases: list[str] = []
+    rounds: list[int] = []
+    states = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="states")
+    states.username_pw_set("t1", broker.password("t1"))
+
+    def heard(c: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        if msg.topic.endswith("/status"):
+            return  # "online" or "offline", not JSON
+        data = json.loads(msg.payload)
+        if msg.topic.endswith("/state") and data["phase"] not in phases[-1:]:
+            phases.append(data["phase"])
+        if msg.topic.endswith("/round"):
+            rounds.append(data["round"])
+
+    states.on_connect = lambda c, *_: c.subscribe("roundhouse/table/t1/+", qos=1)
+    states.on_message = heard
+    states.connect("127.0.0.1", broker.port)
+    states.loop_start()
+    watcher = Watcher(broker, "t1")
+    try:
+        sim = processes.roundhouse("sim", "sim", "--headless", "--speed", "25",
+                                   "--rounds", "2", "--seed", "5", "--socket", str(sock),
+                                   "--db", str(tmp_path / "t1.db"))
+        assert sim.wait(timeout=240) == 0
+        expected = _expected([processes.log("sim")])
+        wait_until(lambda: watcher.table() == expected, "the game in the standings", timeout=60)
+        # The state followed the table through the game, and each round was sent when it
+        # ended, not only when the publisher connected.
+        assert "play" in phases and "game_over" in phases
+        assert phases.index("play") < phases.index("game_over")
+        assert rounds and rounds[0] == 1 and rounds.index(1) < rounds.index(2)
+    finally:
+        watcher.stop()
+        states.disconnect()
+        states.loop_stop()
