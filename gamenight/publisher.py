@@ -136,7 +136,14 @@ class Publisher:
         self.mqtt.publish(table_topic(self.table, leaf), text, qos=1, retain=retain)
 
     def publish_results(self) -> None:
-        for sheet in self.results.sheets():
+        try:
+            sheets = self.results.sheets()
+        except RoundhouseError as err:
+            # The journal cannot be read now (the service moving a damaged one aside, a
+            # disk failing): the next round's end, or the next connection, tries again.
+            print(f"roundhouse publish: {err}", file=sys.stderr)
+            return
+        for sheet in sheets:
             self._send("round", f"round {sheet.game}", round_message(self.table, sheet),
                        retain=False)
             if sheet.ranking is not None:

@@ -229,7 +229,7 @@ def run_web(args: argparse.Namespace) -> int:
     url = args.url or page_url(args.port)
     try:
         asyncio.run(_serve(follower, args, url))
-    except WebError as err:
+    except RoundhouseError as err:  # a port in use, a broker's address or password file
         print(f"roundhouse web: {err}", file=sys.stderr)
         return 2
     return 0

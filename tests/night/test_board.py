@@ -27,6 +27,12 @@ def test_the_phone_gets_the_counts_of_hands_never_a_tile_of_them() -> None:
     assert laid and not any(f'"{tile}' in sent or f" {tile} " in sent for tile in laid)
 
 
+def test_the_open_doubles_are_said_with_their_trains() -> None:
+    view = load_view(VIEWS / "play_6.json")
+    assert board(view, "en")["doubles"] == ["7-7 on Bo's train"]
+    assert board(view, "fa")["doubles"] == ["7-7 روی قطار Bo"]
+
+
 def test_numbers_and_seats_without_names_are_said_in_the_language() -> None:
     view = load_view(VIEWS / "play_6.json")
     shown = board(view, "fa")
