@@ -65,6 +65,9 @@ class League:
             print(f"roundhouse league: the broker refused the league: {reason}",
                   file=sys.stderr)
             return
+        # A table that went away while the broker was down never had its last will said:
+        # who is online is what the broker's retained statuses say from now on.
+        self.store.all_offline()
         c.subscribe(f"{PREFIX}/table/+/+", qos=1)
         # Every table sends its journal's results again (they are counted once).
         c.publish(RESYNC, uuid.uuid4().hex, qos=1)

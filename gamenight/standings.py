@@ -133,6 +133,11 @@ class Standings:
                     "ON CONFLICT (table_name) DO UPDATE SET state = excluded.state",
                     (table, int(online), json.dumps(state)))
 
+    def all_offline(self) -> None:
+        """Forget who is online: the broker's retained statuses say it again."""
+        with self._lock:
+            self._db.execute("UPDATE tables SET online = 0")
+
     # --- what the room sees -------------------------------------------------------------
 
     def tables_online(self) -> int:
