@@ -1,6 +1,7 @@
 """`roundhouse display`: a screen that follows the table service.
 
     roundhouse display --view table|wall [--socket PATH] [--size WxH] [--fullscreen] [--lang L]
+    roundhouse display --view wall --qr URL|auto   (the phone page's QR code on the wall)
     roundhouse display --view table --from VIEW.json --screenshot OUT.png [--size WxH]
     roundhouse display --view wall --frames DIR
 
@@ -26,6 +27,8 @@ from typing import Protocol
 import pygame
 
 from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
+from display import qr as qr_code
+from roundhouse.address import page_url
 from roundhouse.feed import ViewFeed
 from roundhouse.render import languages
 from roundhouse.tablefile import DEFAULT_SOCKET, TableFileError, view_socket
@@ -144,8 +147,11 @@ class Follower:
     """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
 
     def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
-                 animate: bool = True, lang: str | None = None) -> None:
+                 animate: bool = True, lang: str | None = None, qr: str | None = None
+                 ) -> None:
         self.feed = feed
+        # The phone page's address, drawn as a QR code over the wall (display.qr).
+        self.qr = (qr, qr_code.matrix(qr)) if qr else None
         self.sink = sink
         self.render = RENDERERS[view]
         self.screen = view
@@ -160,7 +166,10 @@ class Follower:
 
     def _draw_view(self, now: float) -> None:
         assert self.view is not None
-        self.render(self.sink.surface, in_language(self.view, self.screen, self.lang), now=now)
+        shown = in_language(self.view, self.screen, self.lang)
+        self.render(self.sink.surface, shown, now=now)
+        if self.qr is not None and qr_code.shown(shown.phase):
+            qr_code.draw(self.sink.surface, self.qr[0], shown.wall_language, self.qr[1])
 
     def step(self) -> bool:
         """One turn of the loop; False once the user asked to quit."""
@@ -240,6 +249,9 @@ def configure_display(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--parent", type=int, metavar="PID",
                         help="end when the process PID, which started this screen, ends "
                         "(`roundhouse sim` passes its own: its screens never outlive it)")
+    parser.add_argument("--qr", metavar="URL",
+                        help="the wall: show a QR code of the phone page at URL ('auto': "
+                        "this Pi's LAN address, port 8080; docs/game-night.md)")
 
 
 def check_size(view: str, size: tuple[int, int]) -> None:
@@ -307,6 +319,14 @@ def _socket(args: argparse.Namespace) -> str:
     return os.environ.get("ROUNDHOUSE_SOCKET", str(DEFAULT_SOCKET))
 
 
+def _qr(args: argparse.Namespace) -> str | None:
+    if args.qr is None:
+        return None
+    if args.view != "wall":
+        raise UsageError("--qr is for the wall (--view wall)")
+    return page_url() if args.qr == "auto" else str(args.qr)
+
+
 def run_display(args: argparse.Namespace) -> int:
     try:
         size = parse_size(args.size) if args.size else None
@@ -330,7 +350,7 @@ def run_display(args: argparse.Namespace) -> int:
         feed = ViewFeed(socket_path)
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang).run(stop=lambda: _orphaned(args.parent))
+                     lang=args.lang, qr=_qr(args)).run(stop=lambda: _orphaned(args.parent))
         finally:
             feed.close()
         if _orphaned(args.parent):

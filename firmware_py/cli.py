@@ -29,6 +29,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "enroll": ("hardware.enroll", "bind the tags of a domino set to tiles, markers, cards"),
     "learn-port": ("hardware.ports", "plug in one reader: print its USB port and udev line"),
     "doctor": ("firmware_py.doctor", "check an installed table and say what to fix"),
+    "web": ("gamenight.web", "serve the phone page that follows the table live"),
+    "publish": ("gamenight.publisher", "publish the table's state and results to the league"),
+    "league": ("gamenight.league", "keep the league's standings across tables and nights"),
 }
 
 
@@ -38,6 +41,12 @@ def _usage() -> str:
     lines += [f"  {name.ljust(width)}  {help_}" for name, (_, help_) in COMMANDS.items()]
     lines += ["", "`roundhouse COMMAND --help` tells more about one command."]
     return "\n".join(lines)
+
+
+def _league_view(args: Sequence[str]) -> bool:
+    """`--view league` (or `--view=league`) among a display's arguments."""
+    pairs = zip(args, [*args[1:], ""], strict=True)
+    return any((a, b) == ("--view", "league") or a == "--view=league" for a, b in pairs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,7 +63,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"roundhouse: unknown command {name!r}\n\n{_usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
+    module_name = COMMANDS[name][0]
+    if name == "display" and _league_view(args[1:]):
+        # The room's wall of the league follows the broker, not a table's socket.
+        module_name = "gamenight.wall"
+    module = importlib.import_module(module_name)
     attr = name.replace("-", "_")
     parser = argparse.ArgumentParser(prog=f"roundhouse {name}", description=COMMANDS[name][1])
     getattr(module, f"configure_{attr}")(parser)

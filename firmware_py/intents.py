@@ -36,6 +36,7 @@ from hardware.events import (
     TagRemoved,
     is_random_uid,
 )
+from hardware.tags import player_of
 from roundhouse import messages as say
 from roundhouse.message import Message
 from roundhouse.vocabulary import MEXICAN, TrainKey, pad_seat
@@ -115,6 +116,15 @@ class NextLanguage:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatPlayer:
+    """A player card on a seat's own pad in the lobby: that player sits there."""
+
+    seat: int  # a table seat
+    name: str
+    language: str | None  # None: the player reads the seat's language
+
+
+@dataclass(frozen=True, slots=True)
 class MarkerPlaced:
     pad: str
     marker: str
@@ -144,7 +154,8 @@ class Nothing:
 
 Intent = (
     Enter | TakeBack | JoinOrLeave | StartGame | LeaveGame | NewGameCard | NextPreset
-    | NextLanguage | MarkerPlaced | MarkerLifted | ReaderUp | ReaderDown | Nothing
+    | NextLanguage | SeatPlayer | MarkerPlaced | MarkerLifted | ReaderUp | ReaderDown
+    | Nothing
 )
 # Intents that leave a pending abandon armed: the pads' own news is no input of a player.
 PAD_NEWS = (MarkerPlaced, MarkerLifted, ReaderUp, ReaderDown, Nothing)
@@ -259,6 +270,8 @@ class Intents:
             raise Refused(say.UNKNOWN_TAG, text=event.uid, pad=table.pad_name(pad))
         if binding.kind == "card":
             return self._card(binding.value, pad)
+        if binding.kind == "player":
+            return self._player(binding.value, pad, table)
         if binding.kind != "tile":
             raise Refused(say.TAG_UNUSED, text=event.uid)
         tile = Tile.parse(binding.value)
@@ -269,6 +282,13 @@ class Intents:
             raise Refused(say.OVER_HOLD_DRAW)
         owner = _pad_owner(game, pad)
         return _TAPS.get(m.stage, _tap_waiting)(game, m, pad, owner, tile, table)
+
+    def _player(self, value: str, pad: str, table: TableNow) -> Intent:
+        seat = pad_seat(pad)
+        if table.game is not None or seat is None or seat not in self._seats:
+            raise Refused(say.PLAYER_LOBBY)
+        name, lang = player_of(value)
+        return SeatPlayer(seat, name, lang)
 
     def _card(self, card: str, pad: str) -> Intent:
         if card == "language":

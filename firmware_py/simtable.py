@@ -117,6 +117,11 @@ def configure_sim(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--headless", action="store_true", help="no windows even with a screen")
     parser.add_argument(
+        "--socket", type=Path, default=None, metavar="PATH",
+        help="the view socket, for other screens or `roundhouse web` to follow (default: "
+        "one in the temporary folder)",
+    )
+    parser.add_argument(
         "--move-aside", action="store_true",
         help="if --db is unreadable or foreign, rename it NAME.broken-DATE and start afresh",
     )
@@ -317,7 +322,7 @@ def sim_config(args: argparse.Namespace) -> tuple[Config, Path]:
         rules=rules,
         hand_mode=args.hand_mode,
         database=(args.db or workdir / "sim.db").expanduser().resolve(),
-        socket=workdir / "view.sock",
+        socket=(args.socket or workdir / "view.sock").expanduser().resolve(),
         watchdog=False,
     )
     return config, workdir

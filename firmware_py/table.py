@@ -45,6 +45,7 @@ from firmware_py.intents import (
     Nothing,
     ReaderDown,
     ReaderUp,
+    SeatPlayer,
     StartGame,
     TakeBack,
 )
@@ -133,6 +134,8 @@ class Table:
         self._rejection: Notice | None = None
         # Languages chosen with the language card, by table seat, until a restart.
         self._languages: dict[int, str] = {}
+        # Players seated by their cards in the lobby, by table seat, while they sit there.
+        self._players: dict[int, str] = {}
         self._abandon_armed = False
         self._game: Game | None = None
         self._game_id: int | None = None
@@ -146,6 +149,7 @@ class Table:
             NewGameCard: self._new_game_card,
             NextPreset: self._next_preset,
             NextLanguage: self._next_language,
+            SeatPlayer: self._seat_player,
             MarkerPlaced: lambda i: self._pads.marker_placed(i.pad, i.marker),
             MarkerLifted: lambda i: self._pads.marker_removed(i.pad, i.marker),
             ReaderUp: lambda i: self._pads.online(i.pad),
@@ -455,6 +459,7 @@ class Table:
     def _join_or_leave(self, intent: JoinOrLeave) -> None:
         if intent.seat in self._joined:
             self._joined.remove(intent.seat)
+            self._players.pop(intent.seat, None)  # the seat's own name again
         else:
             self._joined.append(intent.seat)
 
@@ -478,7 +483,10 @@ class Table:
                 say.CANNOT_DEAL, text=preset_name(self._rules), n=len(seats),
                 players=_spans(_player_counts(self._rules)),
             ) from err
-        self._game_id = self._journal.begin_game(new.meta())
+        # Who sat where is the game's `players` and `seats`; `cards` says which names
+        # came from a player card.
+        meta = new.meta() | {"cards": [s in self._players for s in seats]}
+        self._game_id = self._journal.begin_game(meta)
         self._game, self._history = new, [opening]
         self._notices.clear()
         self._joined = [leader] + [s for s in seats if s != leader]
@@ -540,7 +548,23 @@ class Table:
             "abandoned": abandoned,
         }
 
+    def _seat_player(self, intent: SeatPlayer) -> None:
+        """A player card in the lobby: the seat joins under that player's name, and
+        reads the player's language if the card has one."""
+        self._players[intent.seat] = intent.name
+        if intent.language is not None:
+            self._languages[intent.seat] = intent.language
+        if intent.seat not in self._joined:
+            self._joined.append(intent.seat)
+
+    def seat_name(self, seat: int) -> str:
+        """The name a table seat goes by: its player's, seated by a card, else the
+        configuration's."""
+        return self._name(seat)
+
     def _name(self, seat: int) -> str:
+        if seat in self._players:
+            return self._players[seat]
         config = self._seat_config.get(seat)
         return config.name if config else f"Seat {seat}"
 

@@ -51,6 +51,7 @@ class TableShown(Protocol):
     def pads(self) -> Pads: ...
 
     def language(self, seat: int) -> str: ...
+    def seat_name(self, seat: int) -> str: ...
     def pad_name(self, pad: str) -> Message: ...
     def view_seat(self, seat: int | None) -> int | None: ...
 
@@ -164,7 +165,7 @@ class ViewMaker:
             seats=tuple(
                 SeatView(
                     seat=s.seat,
-                    name=s.name,
+                    name=table.seat_name(s.seat),
                     language=table.language(s.seat),
                     joined=s.seat in table.joined,
                     hand=0,

@@ -3,6 +3,9 @@
 It names one object at a time ("tap 12-12"), binds the next unknown tag tapped to it,
 says at once when a tapped tag is already bound, and keeps its progress in the
 registry: run it again after an interruption and it goes on where it stopped.
+
+`roundhouse enroll --player NAME [--player-lang L]` binds one player card instead: the
+next unknown tag tapped becomes NAME's card (docs/game-night.md).
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from hardware.rfid.keyboard import W26_HEX
 from hardware.tags import (
     MAX_SEATS,
     AlreadyKnown,
+    Binding,
     Enrolled,
     Enrollment,
     TagError,
     TagRegistry,
+    player_value,
     set_plan,
 )
 
@@ -45,6 +50,11 @@ def configure_enroll(parser: argparse.ArgumentParser) -> None:
                         help=f"the table's database (default {DEFAULT_DATABASE})")
     parser.add_argument("--removal-ms", type=_removal_ms, default=300, metavar="MS",
                         help="silence after which a tag counts as lifted (default 300)")
+    parser.add_argument("--player", metavar="NAME",
+                        help="bind one player card to NAME instead of the set's tags")
+    parser.add_argument("--player-lang", metavar="L", default=None,
+                        help="with --player: the language the player reads (default: the "
+                        "seat's)")
     add_wait(parser)
 
 
@@ -59,6 +69,28 @@ def _removal_ms(value: str) -> int:
     return ms
 
 
+def enroll_player(registry: TagRegistry, value: str, next_event: Callable[[], Event],
+                  say: Callable[[str], None]) -> None:
+    """Bind the next unknown tag tapped to the player card `value` (hardware.tags)."""
+    card = Binding.make("player", value)
+    say(f"tap the tag to be {card}")
+    while True:
+        event = next_event()
+        if not isinstance(event, TagPlaced):
+            continue
+        known = registry.lookup(event.uid)
+        if known is not None:
+            say(f"  that tag ({event.uid}) is already {known}; tap another")
+            continue
+        try:
+            registry.bind(event.uid, "player", card.value)
+        except TagError as err:
+            say(f"  {err}")
+            continue
+        say(f"  {event.uid} is {card}")
+        return
+
+
 def run_enroll(args: argparse.Namespace) -> int:
     if not args.wait and (missing := missing_device(args.pad)):
         print(f"roundhouse enroll: {missing}", file=sys.stderr)
@@ -69,6 +101,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         print(f"roundhouse enroll: {err}", file=sys.stderr)
         return 1
     try:
+        if args.player is not None:
+            return _enroll_player(args, registry)
         enrollment = Enrollment(registry, set_plan(args.set, args.seats))
         total = len(enrollment.plan)
         done = total - len(enrollment.remaining())
@@ -88,6 +122,21 @@ def run_enroll(args: argparse.Namespace) -> int:
         return 0
     finally:
         registry.close()
+
+
+def _enroll_player(args: argparse.Namespace, registry: TagRegistry) -> int:
+    try:
+        value = player_value(args.player, args.player_lang)
+    except TagError as err:
+        print(f"roundhouse enroll: {err}", file=sys.stderr)
+        return 2
+    events: queue.Queue[Event] = queue.Queue()
+    reader = open_reader("enroll", args.pad, args.protocol, events, removal_ms=args.removal_ms)
+    try:
+        enroll_player(registry, value, events.get, lambda line: print(line, flush=True))
+    finally:
+        reader.close()
+    return 0
 
 
 def enroll(enrollment: Enrollment, next_event: Callable[[], Event],

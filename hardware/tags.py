@@ -23,6 +23,7 @@ from pathlib import Path
 from hardware import HardwareError
 from hardware.events import is_random_uid
 from hardware.rfid.protocol import normalise_uid
+from roundhouse.render import languages
 from roundhouse.tablefile import (
     APPLICATION_ID,
     REFUSED_SUFFIX,
@@ -31,7 +32,7 @@ from roundhouse.tablefile import (
     cut_database,
 )
 
-KINDS = ("tile", "marker", "card")
+KINDS = ("tile", "marker", "card", "player")
 CARDS = ("undo", "new_game", "next_preset", "admin", "language")
 MEXICAN = "mexican"
 MAX_PIPS = 18  # the largest set: double-18
@@ -68,8 +69,10 @@ class TagFileError(TagError):
 
 @dataclass(frozen=True, slots=True)
 class Binding:
-    kind: str  # "tile", "marker" or "card"
-    value: str  # "12-5" (high first); a seat number or "mexican"; a card name
+    kind: str  # "tile", "marker", "card" or "player"
+    # "12-5" (high first); a seat number or "mexican"; a card name; a player card's
+    # "LANG:NAME" (LANG empty for a player who reads the seat's language)
+    value: str
 
     def __str__(self) -> str:
         if self.kind == "marker":
@@ -77,6 +80,8 @@ class Binding:
                 f"seat {self.value}'s marker")
         if self.kind == "card":
             return f"the {self.value.replace('_', ' ')} card"
+        if self.kind == "player":
+            return f"{player_of(self.value)[0]}'s player card"
         return self.value
 
     @classmethod
@@ -99,7 +104,29 @@ class Binding:
             if value in CARDS:
                 return cls("card", value)
             raise BadBinding(f"{value!r} is not a card: expected one of {', '.join(CARDS)}")
+        if kind == "player":
+            name, lang = player_of(value)
+            return cls("player", player_value(name, lang))
         raise BadBinding(f"{kind!r} is not a kind of tag: expected one of {', '.join(KINDS)}")
+
+
+def player_value(name: str, lang: str | None) -> str:
+    """A player card's value: its name and the language its player reads."""
+    name = name.strip()
+    if not name or len(name) > 40 or not name.isprintable():
+        raise BadBinding(f"{name!r} is not a player's name: 1 to 40 printable characters")
+    if lang is not None and lang not in languages():
+        raise BadBinding(f"{lang!r} is not a language of the table: expected one of "
+                         f"{', '.join(languages())}")
+    return f"{lang or ''}:{name}"
+
+
+def player_of(value: str) -> tuple[str, str | None]:
+    """A player card's name and language (None: the seat's own)."""
+    lang, colon, name = value.partition(":")
+    if not colon:
+        raise BadBinding(f"{value!r} is not a player card: expected LANG:NAME")
+    return name, lang or None
 
 
 def checked_uid(uid: str) -> str:

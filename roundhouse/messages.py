@@ -197,6 +197,10 @@ UNSAVED_DISK = say(
 )
 # A seat's language card (docs/table.md) tapped anywhere but on that seat's own pad.
 LANGUAGE_OWN_PAD = say("refuse.language_own_pad", "Tap the language card on your own pad.")
+# A player card (docs/game-night.md) during a game, or off a seat's own pad.
+PLAYER_LOBBY = say(
+    "refuse.player_lobby", "Tap your player card on your own pad in the lobby, before the game."
+)
 
 # --- the screens' own words (labels of panels, the hub and the wall) ------------------
 SCREEN_MEXICAN_TITLE = say("screen.mexican_title", "MEXICAN TRAIN")
@@ -235,3 +239,16 @@ SCREEN_TOTAL = say("screen.total", "Total")
 SCREEN_PLACE = say("screen.place", "Place")
 SCREEN_WAITING_TABLE = say("screen.waiting_table", "Waiting for the table…")
 SCREEN_CONNECTING = say("screen.connecting", "connecting to {text}")
+
+# --- the phone page and the league (roundhouse web, roundhouse league) ----------------
+WEB_OPEN_DOUBLES = say("web.open_doubles", "Open doubles")
+# One open double on the phone page: "6-6 on Bo's train".
+WEB_DOUBLE_ON = say("web.double_on", "{tile} on {train}")
+WEB_ROUNDS = say("web.rounds", "Rounds")
+WEB_LANGUAGE = say("web.language", "Language")
+WEB_LEAGUE = say("web.league", "League")
+WEB_GAMES = say("web.games", "Games")
+WEB_WINS = say("web.wins", "Wins")
+WEB_TABLES_ONLINE = say_n("web.tables_online", "{n} table online", "{n} tables online")
+# Under the wall's QR code of the phone page.
+WEB_SCAN = say("web.scan", "Scan to follow the game on your phone")

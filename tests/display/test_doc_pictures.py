@@ -16,8 +16,8 @@ CHANNEL_TOLERANCE = 40  # per colour channel: fonts are smoothed a little differ
 PIXEL_SHARE = 0.005  # on other machines; at most this share of pixels may differ
 
 
-def load_pictures():
-    spec = importlib.util.spec_from_file_location("pictures", DOCS / "pictures.py")
+def load_pictures(name: str = "pictures"):
+    spec = importlib.util.spec_from_file_location(name, DOCS / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -25,6 +25,8 @@ def load_pictures():
 
 
 PICTURES = load_pictures()
+# The phone page's and the league wall's pictures (tests/night checks them).
+NIGHT = load_pictures("phone_pictures")
 
 
 def differing(a: pygame.Surface, b: pygame.Surface) -> int:
@@ -48,6 +50,7 @@ def test_each_doc_picture_is_what_the_script_draws(picture):
 
 def test_every_picture_in_the_docs_comes_from_the_script():
     made = {p.path for p in PICTURES.PICTURES}
+    made |= {p.path for p in NIGHT.PICTURES} | {NIGHT.LEAGUE_WALL}
     kept = {str(p.relative_to(DOCS)) for p in DOCS.rglob("*.png")}
     assert kept == made, "a picture in docs/ that docs/pictures.py does not draw"
     for guide in [*DOCS.glob("*.md"), ROOT / "README.md"]:

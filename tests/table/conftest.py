@@ -57,13 +57,16 @@ class Binding(NamedTuple):
 
 
 def lookup(uid: str) -> Binding | None:
-    """UIDs of the test set: "T12-5" a tile, "M0" / "Mmexican" a marker, "Cundo" a card."""
+    """UIDs of the test set: "T12-5" a tile, "M0" / "Mmexican" a marker, "Cundo" a card,
+    "Pfa:Zoë" a player card (Zoë, who reads Persian)."""
     if uid.startswith("T") and "-" in uid:
         return Binding("tile", uid[1:])
     if uid.startswith("M"):
         return Binding("marker", uid[1:])
     if uid.startswith("C"):
         return Binding("card", uid[1:])
+    if uid.startswith("P"):
+        return Binding("player", uid[1:])
     return None
 
 
@@ -138,7 +141,7 @@ class Rig:
 
     def tap(self, pad: str | int, tile: str) -> dict[str, Any]:
         """A tap of its own: laid a second after the last tap, lifted 0.1 s later."""
-        uid = tile if tile[0] in "TMC" else f"T{tile}"
+        uid = tile if tile[0] in "TMCP" else f"T{tile}"
         at = self._tapped = max(time.monotonic(), self._tapped + 1.0)
         self.send(TagPlaced(str(pad), uid, at))
         self.send(TagRemoved(str(pad), uid, at + 0.1))

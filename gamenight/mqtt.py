@@ -1,0 +1,111 @@
+"""The broker of a game night, as the tables' publishers, the league and the pages reach
+it: its address, a table's or the league's credentials, TLS, and the topics.
+
+The topics (docs/game-night.md):
+
+    roundhouse/table/<table>/status   "online" / "offline" (retained; the last will)
+    roundhouse/table/<table>/state    the table's public state (retained)
+    roundhouse/table/<table>/round    one finished round (QoS 1)
+    roundhouse/table/<table>/game     one finished game (QoS 1)
+    roundhouse/league/resync          the league asks every table to publish again
+    roundhouse/league/standings       the standings (retained, published by the league)
+
+Every client speaks MQTT 3.1.1 through paho-mqtt 2's VERSION2 callbacks: `client()` is
+the only place a client is made.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import signal
+import ssl
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from roundhouse.errors import RoundhouseError
+
+PREFIX = "roundhouse"
+RESYNC = f"{PREFIX}/league/resync"
+STANDINGS = f"{PREFIX}/league/standings"
+TABLE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+KEEPALIVE_S = 15
+
+
+class BrokerError(RoundhouseError):
+    """The broker's address or credentials, as given, cannot be used."""
+
+
+def table_topic(table: str, leaf: str) -> str:
+    return f"{PREFIX}/table/{table}/{leaf}"
+
+
+def check_table_name(name: str) -> str:
+    if not TABLE_NAME.match(name):
+        raise BrokerError(f"table name {name!r}: use 1 to 40 letters, digits, - or _ (it is "
+                          "part of the table's topics and its broker user)")
+    return name
+
+
+@dataclass(frozen=True)
+class Broker:
+    host: str
+    port: int
+    username: str | None = None
+    password: str | None = None
+    ca_file: Path | None = None  # TLS: the certificate authority that signed the broker's
+
+
+def add_broker_options(parser: argparse.ArgumentParser, *, required: bool) -> None:
+    parser.add_argument("--broker", required=required, metavar="HOST:PORT",
+                        help="the game night's MQTT broker" + (
+                            "" if required else " (with it, the page shows the league)"))
+    parser.add_argument("--username", help="this client's user on the broker")
+    parser.add_argument("--password-file", type=Path,
+                        help="a file holding the user's password (kept out of the process list)")
+    parser.add_argument("--cafile", type=Path,
+                        help="TLS: the certificate authority of the broker's certificate")
+
+
+def broker_of(args: argparse.Namespace) -> Broker | None:
+    if args.broker is None:
+        return None
+    host, _, port_text = str(args.broker).rpartition(":")
+    if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise BrokerError(f"--broker {args.broker!r}: give HOST:PORT, e.g. night.local:1883")
+    password = None
+    if args.password_file is not None:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").strip()
+        except OSError as err:
+            raise BrokerError(f"--password-file {args.password_file}: {err.strerror}") from None
+    if args.cafile is not None and not Path(args.cafile).is_file():
+        raise BrokerError(f"--cafile {args.cafile}: no such file")
+    return Broker(host, int(port_text), args.username, password, args.cafile)
+
+
+def client(broker: Broker, client_id: str, *, clean: bool = True) -> mqtt.Client:
+    """A client for `broker` (not yet connected). `clean=False` keeps the session on the
+    broker while the client is away, so QoS 1 messages wait for it."""
+    made = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                       clean_session=clean, protocol=mqtt.MQTTv311)
+    if broker.username is not None:
+        made.username_pw_set(broker.username, broker.password)
+    if broker.ca_file is not None:
+        made.tls_set(ca_certs=str(broker.ca_file), tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    made.reconnect_delay_set(min_delay=1, max_delay=10)
+    return made
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm() -> None:
+    """systemd's stop (SIGTERM) ends a service as Ctrl-C does, through its clean-up: a
+    table says it goes offline before its connection closes."""
+    signal.signal(signal.SIGTERM, _interrupt)

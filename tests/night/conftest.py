@@ -1,0 +1,3 @@
+from night_services import processes
+
+__all__ = ["processes"]

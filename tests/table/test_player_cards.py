@@ -1,0 +1,72 @@
+"""Player cards: tapped on a seat's own pad in the lobby, the card seats its player
+there, under the player's name and in the player's language, and the journal keeps who
+sat where."""
+
+from __future__ import annotations
+
+from hardware.tags import BadBinding, Binding
+from roundhouse.render import languages
+
+
+def test_a_player_card_seats_its_player_under_their_name_and_language(rig_factory):
+    rig = rig_factory()
+    view = rig.tap(1, "Pfa:Zoë")
+    seat = view["seats"][1]
+    assert (seat["name"], seat["joined"], seat["language"]) == ("Zoë", True, "fa")
+    rig.tap(3, "P:Ivo")  # a card without a language: the seat's own stays
+    assert (rig.view["seats"][3]["name"], rig.view["seats"][3]["language"]) == ("Ivo", "en")
+    view = rig.start(0)  # the cards joined seats 1 and 3; DRAW at seat 0, then the hold
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Zoë", "Ivo"]
+    assert [t["name"] for t in view["trains"][:3]] == ["Ana", "Zoë", "Ivo"]
+    opened = rig.journal.open_game()
+    assert opened is not None
+    meta = opened[1]
+    assert (meta["players"], meta["seats"], meta["cards"]) == (
+        ["Ana", "Zoë", "Ivo"], [0, 1, 3], [False, True, True])
+
+
+def test_leaving_the_seat_gives_it_back_its_own_name(rig_factory):
+    rig = rig_factory()
+    rig.tap(2, "P:Zoë")
+    view = rig.press(2)  # DRAW at a joined seat in the lobby: it leaves
+    assert (view["seats"][2]["name"], view["seats"][2]["joined"]) == ("Cy", False)
+
+
+def test_a_player_card_during_a_game_or_off_a_seat_pad_is_refused(rig_factory):
+    rig = rig_factory()
+    view = rig.tap("mexican", "P:Zoë")
+    assert view["rejection"]["text"] == (
+        "Tap your player card on your own pad in the lobby, before the game.")
+    rig.start(0, 1)
+    view = rig.tap(0, "P:Zoë")
+    assert view["rejection"]["text"].startswith("Tap your player card")
+    assert [s["name"] for s in view["seats"]] == ["Ana", "Bo"]
+
+
+def test_a_player_card_binds_a_name_and_a_language_the_table_speaks():
+    assert str(Binding.make("player", "fa:Zoë")) == "Zoë's player card"
+    for bad in ("xx:Zoë", "fa:", "Zoë"):
+        try:
+            Binding.make("player", bad)
+        except BadBinding as err:
+            assert str(err)
+        else:
+            raise AssertionError(bad)
+    assert "fa" in languages()
+
+
+def test_enroll_binds_the_next_unknown_tag_as_the_players_card(tmp_path):
+    from hardware.enroll import enroll_player
+    from hardware.events import TagPlaced
+    from hardware.tags import TagRegistry
+
+    registry = TagRegistry(tmp_path / "table.db")
+    registry.bind("0A0B0C0D", "tile", "12-12")
+    events = iter([TagPlaced("enroll", "0A0B0C0D"), TagPlaced("enroll", "01020304")])
+    said: list[str] = []
+    enroll_player(registry, "fa:Zoë", lambda: next(events), said.append)
+    assert registry.lookup("01020304") == Binding("player", "fa:Zoë")
+    assert registry.lookup("0A0B0C0D") == Binding("tile", "12-12")
+    assert said[0] == "tap the tag to be Zoë's player card"
+    assert "already 12-12" in said[1]
+    registry.close()
