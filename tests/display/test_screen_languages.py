@@ -55,7 +55,7 @@ def test_each_panel_speaks_its_seats_language(view):
         seat["language"] = lang
     lay = table_layout(as_view(sample), (1280, 800))
     panels = {p.seat: p for p in lay.panels}
-    tiles = {0: "مهره", 1: "قطع", 2: "kauliuk", 3: "πέτρ"}
+    tiles = {0: "دومینو", 1: "قطع", 2: "kauliuk", 3: "πέτρ"}
     for seat, word in tiles.items():
         assert word in said(lay, panels[seat].rect), (seat, said(lay, panels[seat].rect))
     # The turn's panel says so in its own words, and its points in its own digits.

@@ -57,7 +57,9 @@ def test_the_installed_catalogue_is_compiled_from_its_po(lang: str):
 
 def test_plural_forms_are_chosen_by_the_count():
     tiles = [render.render(message("screen.tiles", n=n), "ar") for n in (0, 1, 2, 3, 11, 100)]
-    assert tiles == ["٠ قطعة", "قطعة واحدة", "قطعتان", "٣ قطع", "١١ قطعة", "١٠٠ قطعة"]
+    # The count is always written as a numeral, 1 and 2 too: a panel says "١ قطعة" beside
+    # its state "قطعة واحدة!", not "one tile" twice.
+    assert tiles == ["٠ قطعة", "١ قطعة", "٢ قطعتان", "٣ قطع", "١١ قطعة", "١٠٠ قطعة"]
     tiles = [render.render(message("screen.tiles", n=n), "lt") for n in (1, 2, 10, 21, 22)]
     assert tiles == ["1 kauliukas", "2 kauliukai", "10 kauliukų", "21 kauliukas", "22 kauliukai"]
 
