@@ -854,12 +854,14 @@ def _hub(
     if view.prompt:
         needs["prompt"] = _needed(render(view.prompt, lang, names(view, lang)), inner_w,
                                   floor, lang)
-        prompt_lines = needs["prompt"]
+        # More lines than the floor needs let a roomy hub (turned to a side seat, half
+        # of it empty) write the prompt larger.
+        prompt_lines = max(needs["prompt"], 4)
     if rejection:
         refused = _language(view, rejection.seat)
         needs["rejection"] = _needed(render(rejection.message, refused, names(view, refused)),
                                      inner_w - pad, floor_of(refused), refused)
-        rejection_lines = needs["rejection"]
+        rejection_lines = max(needs["rejection"], 3)
     total = sum(w for _, w in rows)
     heights = {n: int(avail * w / total) for n, w in rows}
     # Rows that can give room keep at least one line of the table's own type.

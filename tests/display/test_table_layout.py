@@ -524,3 +524,15 @@ def test_no_sample_screen_cuts_its_words(name, lang, view):
         texts = layout(as_view(sample), size).texts
         cut = [t.lines for t in texts if any("…" in ln for ln in t.lines)]
         assert not cut, f"cut short at {size}: {cut}"
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_hub_turned_to_a_side_seat_writes_its_prompt_large(size, view):
+    """Facing a seat at the left or right edge, the hub's prompt uses the hub's room (it
+    stood at the floor while half the hub was empty)."""
+    sample = view("play_4")  # seat 1, Cyrus, sits at the left edge and is to play
+    lay = layout(as_view(sample), size)
+    assert lay.hub_angle in (90, 270)
+    prompt = next(t for t in lay.texts if "satisfy" in " ".join(t.lines))
+    assert prompt.size >= 1.5 * text_floor(4, size)
+    assert text.fits(prompt)
