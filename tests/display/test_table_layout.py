@@ -16,10 +16,10 @@ from display.table_layout import (
     TableLayout,
     distribute,
     fits_table,
+    ink_goal,
     layout,
     loud_floor,
     mark_floor,
-    ink_goal,
     table_floor,
     text_floor,
 )
@@ -285,7 +285,6 @@ def short_runs(item: text.Text, capitals: int) -> list[tuple[str, int, int]]:
 def seat_lines(lay, sample):
     """What the seats need to read: every text of their panels, the hub's prompt and a
     refusal in the hub."""
-    from roundhouse.render import render
 
     out = []
     for info in sample["seats"]:
