@@ -56,6 +56,10 @@ DEJAVU = Face("DejaVu Sans Bold", FONTS / "DejaVuSans-Bold.ttf", 0.62)
 # Noto Sans Telugu: its marks and stacked consonants reach far above and below the line,
 # hence the smaller share (its letters still stand as tall as Latin small letters).
 TELUGU = Face("Noto Sans Telugu Bold", FONTS / "NotoSansTelugu-Bold.ttf", 0.6)
+# A number standing alone in Arabic-Indic digits (a total, a count, a place on the wall):
+# DejaVu Sans drawn larger, so its digits stand as tall as the default font's digits
+# beside it; within a sentence the digits keep the letters' size.
+NUMERALS = Face("DejaVu Sans Bold", FONTS / "DejaVuSans-Bold.ttf", 0.78)
 FACES = (DEFAULT, DEJAVU, TELUGU)
 
 # The fonts tried for each script, best first (ISO 15924 codes, as HarfBuzz takes them).
@@ -190,7 +194,19 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
     # The direction marks have done their work in the ordering; HarfBuzz, given one inside
     # a run, stops joining the letters around it.
     bare = [Run(r.text.translate(_NO_MARKS), r.face, r.script, r.rtl) for r in out]
-    return tuple(_merged([r for r in bare if r.text]))
+    merged = _merged([r for r in bare if r.text])
+    if len(merged) == 1 and _number_alone(merged[0].text):
+        merged = [Run(merged[0].text, NUMERALS, "Arab", merged[0].rtl)]
+    return tuple(merged)
+
+
+# Persian (U+06F0-06F9) and Arabic (U+0660-0669) digits.
+_INDIC_DIGITS = frozenset("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩")
+
+
+def _number_alone(written: str) -> bool:
+    return any(c in _INDIC_DIGITS for c in written) and all(
+        c in _INDIC_DIGITS or c in " ,.٫٬" for c in written)
 
 
 def _merged(runs: list[Run]) -> list[Run]:

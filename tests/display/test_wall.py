@@ -174,3 +174,24 @@ def test_the_wall_s_new_words_are_in_the_wall_s_language(view):
     summary = view("summary_8")
     summary["wall_language"] = "lt"
     assert "Sumos po kiekvieno rato" in said(layout(as_view(summary), (1920, 1080)))
+
+
+@pytest.mark.parametrize("name", ["game_over_2", "game_over_8", "game_over_14", "summary_8"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_board_reads_names_and_totals_before_its_headings(name, size, view):
+    """On the 800x480 wall at game over "Player" was the largest text, the names half
+    its size and the totals smaller than the rounds' scores."""
+    from display.names import seat_name
+
+    sample = view(name)
+    lay = layout(as_view(sample), size)
+    parsed = as_view(sample)
+    names = {seat_name(parsed, i, "en") for i in range(len(sample["seats"]))}
+    sized = {" ".join(t.lines): t.size for t in lay.texts}
+    heading = sized["Player"]
+    assert all(heading <= sized[n] for n in names if n in sized)
+    totals = [t for t in lay.key_numbers if t.lines[0].isdigit()]
+    rows = {t.box[1] for t in totals}
+    scores = [t.size for t in lay.texts if t not in lay.key_numbers
+              and t.lines[0].isdigit() and t.box[1] in rows]
+    assert scores and max(scores) <= min(t.size for t in totals)
