@@ -19,14 +19,15 @@ The runs are drawn side by side on one baseline in display order (`display/text.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import bidi as uba  # type: ignore[import-untyped]
 import pygame
 import pygame.freetype
-from bidi import algorithm as uba  # type: ignore[import-untyped]
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 
@@ -92,8 +93,10 @@ _BLOCKS = (
     (0x0C00, 0x0C7F, "Telu"),
 )
 _RTL_CLASSES = ("R", "AL")
-# Left-to-right, right-to-left and Arabic letter marks.
-_NO_MARKS = str.maketrans("", "", "\u200e\u200f\u061c")
+# Bidi controls: embeddings and overrides (U+202A-202E), isolates (U+2066-2069).
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+# Left-to-right, right-to-left and Arabic letter marks, and the bidi controls.
+_NO_MARKS = str.maketrans("", "", "\u200e\u200f\u061c" + BIDI_CONTROLS)
 
 
 @dataclass(frozen=True)
@@ -129,44 +132,80 @@ def has_rtl(text: str) -> bool:
     return any(is_rtl(c) for c in text)
 
 
+# Whitespace and isolate controls at a line's end return to the paragraph's level (L1).
+_ENDING = frozenset(" \t\u2066\u2067\u2068\u2069")
+_LEVEL = re.compile(r"Level\(\s*(\d+),?\s*\)")
+
+
+def _levels(line: str, base: int) -> list[int]:
+    """Each character's resolved embedding level, by python-bidi's implementation of the
+    Unicode Bidirectional Algorithm (Rust's unicode-bidi: UAX #9 with isolates, rules P2
+    to I2). It reports one level per byte of the line's UTF-8; a character takes its
+    first byte's. Characters the algorithm removes (X9: joiners, embedding controls) have
+    the level of the character before them."""
+    info = str(uba.get_display(line, base_dir="LR"[base], debug=True))
+    section = info[info.index("levels:"):info.index("paragraphs:")]
+    per_byte = [int(level) for level in _LEVEL.findall(section)]
+    levels, at = [], 0
+    for char in line:
+        levels.append(per_byte[at] if at < len(per_byte) else base)
+        at += len(char.encode("utf-8"))
+    # L1: trailing whitespace and isolate controls take the paragraph's level.
+    end = len(line)
+    while end and line[end - 1] in _ENDING:
+        end -= 1
+        levels[end] = base
+    return levels
+
+
 @lru_cache(maxsize=4096)
 def display_order(line: str, rtl: bool | None = None) -> tuple[tuple[str, int], ...]:
     """The letters of `line` in the order they are seen, left to right (a zero-width
     joiner or non-joiner rides with the letter before it), each with its
     embedding level (odd: it reads right to left), for a reader of a right-to-left
     language (`rtl` True), a left-to-right one (False), or by its first strong letter
-    (None). Python-bidi's steps of the Unicode Bidirectional Algorithm resolve the levels
-    and reorder (rules X1-L2); mirroring (L4) is left to HarfBuzz, which mirrors brackets
-    in the runs it shapes right to left."""
+    (None). python-bidi resolves the levels (isolates included, so a name wrapped in
+    U+2068...U+2069 keeps its own direction); they are reordered here (rule L2);
+    mirroring (L4) is left to HarfBuzz, which mirrors brackets in the runs it shapes
+    right to left."""
     if not rtl and not has_rtl(line):
         return tuple((c, 0) for c in line)
-    storage = uba.get_empty_storage()
-    level = uba.get_base_level(line) if rtl is None else int(rtl)
-    storage["base_level"] = level
-    storage["base_dir"] = ("L", "R")[level]
-    uba.get_embedding_levels(line, storage)
-    _keep_joiners(storage["chars"])
-    uba.explicit_embed_and_overrides(storage)
-    uba.resolve_weak_types(storage)
-    uba.resolve_neutral_types(storage, False)
-    uba.resolve_implicit_levels(storage, False)
-    uba.reorder_resolved_levels(storage, False)
-    return tuple((c["ch"], int(c["level"])) for c in storage["chars"])
+    base = uba.get_base_level(line) if rtl is None else int(rtl)
+    units = _keep_joiners(list(zip(line, _levels(line, base), strict=True)))
+    top = max((level for _, level in units), default=0)
+    lowest_odd = min((level for _, level in units if level % 2), default=top + 1)
+    for level in range(top, lowest_odd - 1, -1):
+        at = 0
+        while at < len(units):
+            if units[at][1] >= level:
+                end = at
+                while end < len(units) and units[end][1] >= level:
+                    end += 1
+                units[at:end] = units[at:end][::-1]
+                at = end
+            else:
+                at += 1
+    return tuple(units)
 
 
-def _keep_joiners(chars: list[dict[str, object]]) -> None:
-    """Fold zero-width joiners and non-joiners (and other format characters) into the
-    letter before them: the algorithm drops them (rule X9), but Persian needs its
-    non-joiner (می‌شود) to keep two letters of one word apart."""
-    at = 0
-    while at < len(chars):
-        if chars[at]["type"] == "BN" and len(chars) > 1:
-            joiner = str(chars.pop(at)["ch"])
-            mate = at - 1 if at else 0
-            glued = str(chars[mate]["ch"])
-            chars[mate]["ch"] = glued + joiner if at else joiner + glued
-        else:
-            at += 1
+def _keep_joiners(units: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Fold zero-width joiners and non-joiners into the letter before them (the one
+    after, opening a line), so reordering never parts them: Persian needs its
+    non-joiner (می‌شود) between the two letters of one word."""
+    out: list[tuple[str, int]] = []
+    pending = ""
+    for char, level in units:
+        if char in "\u200c\u200d":
+            if out:
+                out[-1] = (out[-1][0] + char, out[-1][1])
+            else:
+                pending += char
+            continue
+        out.append((pending + char, level))
+        pending = ""
+    if pending:
+        out.append((pending, units[-1][1] if units else 0))
+    return out
 
 
 def shown(line: str, rtl: bool | None = None) -> str:

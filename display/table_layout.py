@@ -20,11 +20,10 @@ from functools import lru_cache
 from typing import Any
 
 from display import ink, text, theme
-from display.names import names, seat_name
+from display.names import names, say, seat_name
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from roundhouse.messages import Message, message
-from roundhouse.render import render
 from roundhouse.view import TrainView, View
 from roundhouse.vocabulary import tile_pips
 
@@ -359,7 +358,7 @@ def _language(view: View, seat: object) -> str:
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     """One of the screens' own words, in the language of the seat `reader`."""
     lang = _language(view, reader)
-    return render(message(message_id, **args), lang, names(view, lang))
+    return say(message(message_id, **args), lang, names(view, lang))
 
 
 def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
@@ -370,12 +369,12 @@ def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
     offline (the system's words, for the installer)."""
     lang = _language(view, seat)
     said = names(view, lang)
-    notes = [render(_briefly(alert.message) if brief else alert.message, lang, said)
+    notes = [say(_briefly(alert.message) if brief else alert.message, lang, said)
              for alert in view.alerts or []
              if alert.seat == seat and alert.message.id != "alert.one_tile"]
     rejection = view.rejection
     if rejection and rejection.seat == seat and view.turn != seat:
-        notes.append(render(rejection.message, lang, said))
+        notes.append(say(rejection.message, lang, said))
     return notes
 
 
@@ -809,7 +808,7 @@ def _banner(view: View, seat: object) -> str | None:
 def _notices(view: View) -> list[str]:
     """The table's alerts for no seat in particular (the Mexican train's reader)."""
     lang = _language(view, None)
-    return [render(alert.message, lang, names(view, lang))
+    return [say(alert.message, lang, names(view, lang))
             for alert in view.alerts or [] if alert.seat is None]
 
 
@@ -852,14 +851,14 @@ def _hub(
     # height its words need at the floor, whole, and the other rows share what is left.
     needs: dict[str, int] = {}
     if view.prompt:
-        needs["prompt"] = _needed(render(view.prompt, lang, names(view, lang)), inner_w,
+        needs["prompt"] = _needed(say(view.prompt, lang, names(view, lang)), inner_w,
                                   floor, lang)
         # More lines than the floor needs let a roomy hub (turned to a side seat, half
         # of it empty) write the prompt larger.
         prompt_lines = max(needs["prompt"], 4)
     if rejection:
         refused = _language(view, rejection.seat)
-        needs["rejection"] = _needed(render(rejection.message, refused, names(view, refused)),
+        needs["rejection"] = _needed(say(rejection.message, refused, names(view, refused)),
                                      inner_w - pad, floor_of(refused), refused)
         rejection_lines = max(needs["rejection"], 3)
     total = sum(w for _, w in rows)
@@ -926,14 +925,14 @@ def _hub(
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2,
                              least=own))
         elif name == "prompt":
-            said = render(view.prompt, lang, names(view, lang))
+            said = say(view.prompt, lang, names(view, lang))
             texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64,
                              lines=prompt_lines))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
             refused = _language(view, rejection.seat)
-            said = render(rejection.message, refused, names(view, refused))
+            said = say(rejection.message, refused, names(view, refused))
             texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56,
                              lines=rejection_lines, speaks=refused))
         elif name == "notices":

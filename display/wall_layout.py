@@ -18,11 +18,10 @@ from functools import partial
 from typing import Any
 
 from display import text, theme
-from display.names import names, seat_name
+from display.names import names, say, seat_name
 from display.table_layout import TilePlace
 from display.text import Text
 from roundhouse.messages import message
-from roundhouse.render import render
 from roundhouse.view import View
 from roundhouse.vocabulary import tile_pips
 
@@ -102,7 +101,7 @@ def _fitters(view: View) -> tuple[Any, Any]:
 
 def _say(view: View, message_id: str, **args: Any) -> str:
     """One of the wall's words, in the wall's language."""
-    return render(message(message_id, **args), _language(view), _names(view))
+    return say(message(message_id, **args), _language(view), _names(view))
 
 
 def _title(view: View, rect: Rect, texts: list[Text]) -> None:
@@ -402,10 +401,10 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     fit, _ = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect
-    # Each name closed against the wall's direction: a list of Latin names on an Arabic
-    # wall then runs right to left like the wall, not as one left-to-right phrase.
+    # Each name isolated: a list of Latin names on an Arabic wall then runs right to left
+    # like the wall, not as one left-to-right phrase.
     said = names(view, lang)
-    joined = [said[i] for i, s in enumerate(view.seats) if s.joined]
+    joined = [text.isolated(said[i]) for i, s in enumerate(view.seats) if s.joined]
     texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view.seats)),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
@@ -417,7 +416,7 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
 def prompt_text(view: View) -> str | None:
     """The prompt in the wall's language."""
     prompt: Any = view.prompt
-    return None if prompt is None else render(prompt, _language(view), _names(view))
+    return None if prompt is None else say(prompt, _language(view), _names(view))
 
 
 def layout(view: View, size: tuple[int, int]) -> WallLayout:

@@ -13,3 +13,12 @@ def as_view(view: View | dict[str, Any]) -> View:
     if isinstance(view, View):
         return view
     return View.from_json({"seq": 1, **view})
+
+
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
+def plain(words: str) -> str:
+    """Words as read: the screens set every argument of a sentence between bidi isolates,
+    which draw as nothing."""
+    return words.translate(_ISOLATES)

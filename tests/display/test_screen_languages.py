@@ -4,7 +4,7 @@ and rejection in the seat's, the wall in its own, `--lang` for a screen of its o
 from __future__ import annotations
 
 import pygame
-from sample_views import as_view
+from sample_views import as_view, plain
 
 from display.client import in_language
 from display.table_layout import layout as table_layout
@@ -13,7 +13,8 @@ from display.wall_layout import layout as wall_layout
 
 def said(lay, rect=None) -> str:
     box = pygame.Rect(rect) if rect else None
-    return " ".join(" ".join(t.lines) for t in lay.texts if box is None or box.contains(t.box))
+    return plain(" ".join(" ".join(t.lines) for t in lay.texts
+                          if box is None or box.contains(t.box)))
 
 
 def test_the_wall_speaks_its_own_language(view):

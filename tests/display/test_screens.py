@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from sample_views import as_view
+from sample_views import as_view, plain
 
 from display import shaping, table_screen, text, theme, wall_screen
 from display.table_layout import layout as table_layout
@@ -94,15 +94,15 @@ def test_the_hub_shows_prompt_and_rejection_and_the_panel_its_offline_reader(vie
         "id": "rules.no_match", "args": {"end": 6, "train": "0"}}}
     lay = table_layout(as_view(sample), (1280, 800))
     hub = pygame.Rect(lay.hub)
-    said = " ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box))
+    said = plain(" ".join(" ".join(t.lines) for t in lay.texts if hub.contains(t.box)))
     turn = sample["seats"][sample["turn"]]["name"]
     assert f"{turn}: satisfy the" in said
     assert "doesn't match the open 6 of Bo's train" in said
     assert f"Round {sample['round']} of {sample['rounds']}" in said
     assert {kind for _, kind in lay.notice_boxes} == {"alert"}
     panel = pygame.Rect(next(p.rect for p in lay.panels if p.seat == 2))
-    assert "The reader of Dalia's pad is offline" in " ".join(
-        " ".join(t.lines) for t in lay.texts if panel.contains(t.box))
+    assert "The reader of Dalia's pad is offline" in plain(" ".join(
+        " ".join(t.lines) for t in lay.texts if panel.contains(t.box)))
 
 
 def digits_drawn(item: text.Text) -> int:
