@@ -23,6 +23,13 @@ LIST_SEPARATOR = say("language.list_separator", ", ")
 SEAT_NUMBERED = say("seat.numbered", "seat {number}")
 TRAIN_MEXICAN = say("train.mexican", "the Mexican train")
 TRAIN_OF_SEAT = say("train.seat", "{seat}'s train")
+# The same titles in the genitive, for the catalogues whose sentences need that case: a
+# catalogue writes "{train@genitive}" where its sentence takes the train in the genitive
+# ("ant Eli traukinio"); English says them as above.
+# Translators: a train's title in the genitive case, where the language has one.
+TRAIN_MEXICAN_GENITIVE = say("train.mexican@genitive", "the Mexican train")
+# Translators: a train's title in the genitive case, where the language has one.
+TRAIN_OF_SEAT_GENITIVE = say("train.seat@genitive", "{seat}'s train")
 PAD_MEXICAN = say("pad.mexican", "the Mexican train's pad")
 PAD_OF_SEAT = say("pad.seat", "{seat}'s pad")
 PAD_NAMED = say("pad.named", "{text}'s pad")

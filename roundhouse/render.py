@@ -15,6 +15,7 @@ This module imports nothing of the project outside `roundhouse`, so the screens 
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -121,7 +122,7 @@ def _first_argument(message: Message, lang: str) -> str | None:
     if message.id not in TEMPLATES:
         return None
     template = _template(message.id, lang, message.get("n"))
-    return template[1 : template.find("}")] if template.startswith("{") else None
+    return template[1 : template.find("}")].split("@")[0] if template.startswith("{") else None
 
 
 def _say(message: Message, lang: str, names: Sequence[str], isolate: bool = False) -> str:
@@ -131,9 +132,26 @@ def _say(message: Message, lang: str, names: Sequence[str], isolate: bool = Fals
         return message.id
     template = _template(message.id, lang, message.get("n"))
     said = {key: _argument(key, value, lang, names, isolate) for key, value in message.args}
+    # A catalogue may ask for an argument in a grammatical case: "{train@genitive}".
+    args = dict(message.args)
+    for key, case in _CASED.findall(template):
+        if key in args:
+            said[f"{key}@{case}"] = _argument(key, args[key], lang, names, isolate, case)
     if isolate:
         said = {key: f"{FSI}{value}{PDI}" for key, value in said.items()}
     return template.format_map(_Arguments(said))
+
+
+# A placeholder with a grammatical case: "{train@genitive}".
+_CASED = re.compile(r"\{([a-z_]+)@([a-z]+)\}")
+
+
+def _in_case(said: Message, case: str | None) -> Message:
+    """A message said inside a sentence (a train's title, a pad) as the message of the
+    case the sentence asks for (`train.seat@genitive`), where there is one."""
+    if case and f"{said.id}@{case}" in TEMPLATES:
+        return Message(f"{said.id}@{case}", said.args)
+    return said
 
 
 class _Arguments(dict[str, str]):
@@ -151,9 +169,9 @@ def _said_by_default(key: str, value: Arg, names: Sequence[str]) -> bool:
 
 
 def _argument(key: str, value: Arg, lang: str, names: Sequence[str],
-              isolate: bool = False) -> str:
+              isolate: bool = False, case: str | None = None) -> str:
     if isinstance(value, Message):
-        return _say(value, lang, names, isolate)
+        return _say(_in_case(value, case), lang, names, isolate)
     if isinstance(value, list | tuple):
         separator = _template(m.LIST_SEPARATOR, lang, None)
         items = (_argument(key, item, lang, names, isolate) for item in value)
@@ -164,9 +182,10 @@ def _argument(key: str, value: Arg, lang: str, names: Sequence[str],
         return _say(m.message(m.SEAT_NUMBERED, number=value), lang, names, isolate)
     if is_train(key):
         if str(value) == MEXICAN:
-            return _say(m.message(m.TRAIN_MEXICAN), lang, names, isolate)
+            return _say(_in_case(m.message(m.TRAIN_MEXICAN), case), lang, names, isolate)
         if isinstance(value, int | str) and str(value).isdigit():
-            return _say(m.message(m.TRAIN_OF_SEAT, seat=int(value)), lang, names, isolate)
+            title = m.message(m.TRAIN_OF_SEAT, seat=int(value))
+            return _say(_in_case(title, case), lang, names, isolate)
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value, lang)
     # Tiles keep their pips; text arguments (tags, a reader's reason) are shown as given.

@@ -170,11 +170,11 @@ def test_the_wall_s_new_words_are_in_the_wall_s_language(view):
     sample["wall_language"] = "lt"
     words = said(layout(as_view(sample), (1920, 1080)))
     out = sample["seats"][sample["went_out"]]["name"]
-    assert words[0] == f"Ratas {sample['round']} baigtas: {out} išėjo"
-    assert "Kauliukai" in words
+    assert words[0] == f"Raundas {sample['round']} baigtas: {out} išėjo"
+    assert "Plytelės" in words
     summary = view("summary_8")
     summary["wall_language"] = "lt"
-    assert "Sumos po kiekvieno rato" in said(layout(as_view(summary), (1920, 1080)))
+    assert "Sumos po kiekvieno raundo" in said(layout(as_view(summary), (1920, 1080)))
 
 
 @pytest.mark.parametrize("name", ["game_over_2", "game_over_8", "game_over_14", "summary_8"])
