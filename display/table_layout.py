@@ -378,6 +378,21 @@ def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
     return notes
 
 
+def seat_instruction(view: View, seat: int) -> str | None:
+    """What a seat must do between rounds, told in its own panel in its own language (the
+    hub, facing one edge, speaks one language): at the reveal, each seat still to show
+    its tiles; at the summary and once the game is over, every seat, as any may hold DRAW."""
+    if view.phase == "round_over" and view.revealed is not None:
+        if seat < len(view.revealed) and view.revealed[seat] is None:
+            return _say(view, seat, "screen.show_tiles")
+        return None
+    if view.phase == "round_over":
+        return _say(view, seat, "screen.hold_next")
+    if view.phase == "game_over":
+        return _say(view, seat, "screen.hold_new_game")
+    return None
+
+
 def _briefly(said: Message) -> Message:
     if said.id == "alert.reader_offline_why":
         return message("alert.reader_offline", pad=said.get("pad"))
@@ -437,6 +452,9 @@ def _panel_texts(
 
     name_colour = pen if loud else colour
     notes = seat_notes(view, seat)
+    told = seat_instruction(view, seat)
+    if told and not notes:
+        notes = [told]
     if state == "one_tile":
         status, status_colour = say("screen.one_tile"), theme.INK
     elif state == "turn":

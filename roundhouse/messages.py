@@ -201,6 +201,10 @@ SCREEN_POINTS = say_n("screen.points", "{n} pt", "{n} pts")
 SCREEN_ONE_TILE = say("screen.one_tile", "ONE TILE!")
 SCREEN_YOUR_TURN = say("screen.your_turn", "YOUR TURN")
 SCREEN_JOINED = say("screen.joined", "joined")
+# What a seat must do between rounds, in its own panel (the hub speaks one language).
+SCREEN_SHOW_TILES = say("screen.show_tiles", "Tap your tiles on your pad, then PASS")
+SCREEN_HOLD_NEXT = say("screen.hold_next", "Hold DRAW for the next round")
+SCREEN_HOLD_NEW_GAME = say("screen.hold_new_game", "Hold DRAW for a new game")
 SCREEN_MARKER_OUT = say("screen.marker_out", "Put your marker out")
 SCREEN_MARKER_BACK = say("screen.marker_back", "Take your marker back")
 SCREEN_WAITING = say_n(

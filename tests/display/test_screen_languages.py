@@ -4,11 +4,13 @@ and rejection in the seat's, the wall in its own, `--lang` for a screen of its o
 from __future__ import annotations
 
 import pygame
+import pytest
 from sample_views import as_view, plain
 
 from display.client import in_language
 from display.table_layout import layout as table_layout
 from display.wall_layout import layout as wall_layout
+from roundhouse.messages import message
 
 
 def said(lay, rect=None) -> str:
@@ -93,3 +95,53 @@ def test_the_walls_scores_and_places_are_in_its_languages_digits(view):
     best = sample["totals"][sample["ranking"][0]]
     assert "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(best)) in persian
     assert "1st" not in persian
+
+
+LANGS = ("en", "fa", "ar", "lt", "el", "te", "en", "fa")
+
+
+def _mixed(sample):
+    for i, seat in enumerate(sample["seats"]):
+        seat["language"] = LANGS[i % len(LANGS)]
+    return sample
+
+
+def _panel(lay, seat):
+    panel = next(p for p in lay.panels if p.seat == seat)
+    box = pygame.Rect(panel.rect)
+    return panel, [t for t in lay.texts if box.contains(t.box)]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_seat_still_to_show_its_tiles_is_told_in_its_language_facing_it(size, view):
+    """In an 8-seat mixed reveal the one Arabic seat still to act was told in English, in
+    the hub facing the bottom edge: now each such seat reads it in its own panel."""
+    from roundhouse.render import render
+
+    sample = _mixed(view("reveal_8"))
+    lay = table_layout(as_view(sample), size)
+    for seat, shown in enumerate(sample["revealed"]):
+        lang = sample["seats"][seat]["language"]
+        told = render(message("screen.show_tiles"), lang)
+        panel, mine = _panel(lay, seat)
+        said = [t for t in mine if plain(" ".join(t.lines)).replace("  ", " ") == told
+                or told.startswith(plain(t.lines[0]))]
+        if shown is None:
+            assert said, (seat, lang, [t.lines for t in mine])
+            assert all(t.angle == panel.angle for t in said)
+            assert not any("…" in ln for t in said for ln in t.lines)
+        else:
+            assert not said, (seat, lang)
+
+
+@pytest.mark.parametrize(("name", "message_id"), [("summary_8", "screen.hold_next"),
+                                                   ("game_over_8", "screen.hold_new_game")])
+def test_every_seat_is_told_how_to_go_on_in_its_language(name, message_id, view):
+    from roundhouse.render import render
+
+    sample = _mixed(view(name))
+    lay = table_layout(as_view(sample), (1920, 1080))
+    for seat, info in enumerate(sample["seats"]):
+        told = render(message(message_id), info["language"])
+        _, mine = _panel(lay, seat)
+        assert any(told.startswith(plain(t.lines[0])) for t in mine), (seat, told)
