@@ -23,7 +23,7 @@ from typing import Protocol
 
 import pygame
 
-from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
+from display import DisplayError, memory, table_layout, table_screen, waiting_screen, wall_screen
 from roundhouse.feed import ViewFeed
 from roundhouse.render import languages
 from roundhouse.tablefile import DEFAULT_SOCKET, TableFileError, view_socket
@@ -125,6 +125,12 @@ def save_png(surface: pygame.Surface, path: Path) -> None:
         raise ScreenError(f"cannot write {path}: {exc}") from None
 
 
+def changed(new: View, old: View | None) -> bool:
+    """Whether `new` shows anything `old` did not: its sequence number alone (the same
+    table published again) draws nothing."""
+    return old is None or replace(new, seq=old.seq) != old
+
+
 class Follower:
     """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
 
@@ -157,7 +163,7 @@ class Follower:
         )
         news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
         now = time.monotonic()
-        if news is not None and news != self.view:
+        if news is not None and changed(news, self.view):
             early = self.drawn_at + self.frame_time - now
             if early > 0:
                 # Views coming faster than the frame rate: draw only the newest.
@@ -170,6 +176,7 @@ class Follower:
             self.redraws += 1
             self.waiting_shown = False
             self.sink.show(f"{news.seq:06d}")
+            memory.release()
         elif not self.feed.connected and not self.waiting_shown:
             self.view = None
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)

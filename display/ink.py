@@ -14,6 +14,7 @@ set larger than Latin to read as well.
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 
 import pygame
@@ -49,7 +50,7 @@ def height(face: shaping.Face, size: int, script: str) -> int:
     font cache."""
     if not pygame.font.get_init():
         pygame.font.init()
-    opened = pygame.font.Font(face.path, face.pixels(size))
+    opened = pygame.font.Font(io.BytesIO(shaping.font_bytes(face.path)), face.pixels(size))
     opened.set_script(script if script != "Zyyy" else "Latn")
     if script in ("Arab", "Hebr"):
         opened.set_direction(pygame.DIRECTION_RTL)
@@ -74,7 +75,7 @@ def x_share() -> float:
 def _x_share() -> float:
     if not pygame.font.get_init():
         pygame.font.init()
-    opened = pygame.font.Font(shaping.DEFAULT.path, 200)
+    opened = pygame.font.Font(io.BytesIO(shaping.font_bytes(shaping.DEFAULT.path)), 200)
     x, cap = (opened.render(c, True, (255, 255, 255)).get_bounding_rect(min_alpha=128).height
               for c in "xH")
     return x / cap

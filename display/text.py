@@ -68,7 +68,6 @@ class Text:
         return (h, w) if self.angle in (90, 270) else (w, h)
 
 
-@lru_cache(maxsize=128)
 def font(size: int) -> pygame.font.Font:
     """pygame's default font at `size`: Latin text, and the numbers on tiles."""
     return shaping.font(shaping.DEFAULT, size)
@@ -78,7 +77,7 @@ def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, rtl: bool = False) -> int:
     return sum(shaping.run_font(run, size).size(run.text)[0]
                for run in shaping.runs(text, rtl))
@@ -208,7 +207,7 @@ def _cut(text: str, size: int, width: int, rows: int, rtl: bool) -> tuple[str, .
     return tuple(lines)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def fit(
     text: str,
     box: Rect,
@@ -291,7 +290,12 @@ def line_image(line: str, size: int, colour: Colour, rtl: bool = False) -> pygam
     return _line(line, size, colour, rtl)[0]
 
 
-@lru_cache(maxsize=2048)
+# Drawn lines are kept for the next frame (most of a view's words are the last one's);
+# a line is up to a few hundred KiB, so the screens keep a frame's worth, not more.
+LINE_CACHE = 128
+
+
+@lru_cache(maxsize=LINE_CACHE)
 def _line(line: str, size: int, colour: Colour, rtl: bool) -> tuple[pygame.Surface, int]:
     """The line's image and how far it reaches above its line's box."""
     # A run of only format characters (a direction mark) takes no room and is not drawn.
@@ -345,7 +349,7 @@ def _baseline(written: str, face: pygame.font.Font, rtl: bool, piece: pygame.Sur
     return int(ink.bottom + metrics[2])
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=LINE_CACHE)
 def _turned_line(
     line: str, size: int, colour: Colour, angle: int, rtl: bool
 ) -> tuple[pygame.Surface, int]:
