@@ -17,16 +17,22 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 
 from display import DisplayError, memory, table_layout, table_screen, waiting_screen, wall_screen
+from display.views import changed, in_language
 from roundhouse.feed import ViewFeed
 from roundhouse.render import languages
-from roundhouse.tablefile import DEFAULT_SOCKET, TableFileError, view_socket
+from roundhouse.tablefile import (
+    DEFAULT_SOCKET,
+    SpeechSettings,
+    TableFileError,
+    speech_settings,
+    view_socket,
+)
 from roundhouse.view import View, ViewError, load_view
 
 DEFAULT_SIZE = (1280, 800)
@@ -125,12 +131,6 @@ def save_png(surface: pygame.Surface, path: Path) -> None:
         raise ScreenError(f"cannot write {path}: {exc}") from None
 
 
-def changed(new: View, old: View | None) -> bool:
-    """Whether `new` shows anything `old` did not: its sequence number alone (the same
-    table published again) draws nothing."""
-    return old is None or replace(new, seq=old.seq) != old
-
-
 class Follower:
     """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
 
@@ -192,20 +192,10 @@ class Follower:
             pass
 
 
-def in_language(view: View, screen: str, lang: str | None) -> View:
-    """The view as a screen with a language of its own (`--lang`) draws it: the wall
-    speaks `lang`; the table screen's hub does, and so does every seat's panel."""
-    if lang is None:
-        return view
-    if screen == "wall":
-        return replace(view, wall_language=lang)
-    seats = tuple(replace(seat, language=lang) for seat in view.seats)
-    return replace(view, language=lang, seats=seats)
-
-
 def configure_display(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--view", choices=sorted(RENDERERS), default="table",
-                        help="which screen to show (default: table)")
+    parser.add_argument("--view", choices=sorted([*RENDERERS, "speech"]), default="table",
+                        help="which screen to show (default: table); speech: say the "
+                        "table's announcements aloud through espeak-ng")
     parser.add_argument("--socket", default=None,
                         help="the service's view socket (default: the --config file's, else "
                         f"$ROUNDHOUSE_SOCKET, else {DEFAULT_SOCKET})")
@@ -274,6 +264,26 @@ def _socket(args: argparse.Namespace) -> str:
     return os.environ.get("ROUNDHOUSE_SOCKET", str(DEFAULT_SOCKET))
 
 
+def _speak(args: argparse.Namespace, feed: ViewFeed) -> int:
+    """The speech view: no window, the table's announcements through espeak-ng."""
+    from display import speaker
+
+    try:
+        settings = (speech_settings(args.config) if args.config is not None
+                    else SpeechSettings())
+    except TableFileError as exc:
+        raise UsageError(f"--config {exc}") from None
+    voice = speaker.Speaker(rate=settings.rate)
+    try:
+        speaker.follow(feed, speaker.Announcer(voice, settings), args.lang)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        voice.close()
+        feed.close()
+    return 0
+
+
 def run_display(args: argparse.Namespace) -> int:
     try:
         size = parse_size(args.size) if args.size else None
@@ -286,6 +296,8 @@ def run_display(args: argparse.Namespace) -> int:
         if args.from_file:
             return _show_file(args, size)
         feed = ViewFeed(_socket(args))
+        if args.view == "speech":
+            return _speak(args, feed)
         sink: Sink
         if args.frames:
             sink = FrameSink(args.frames, size or (1920, 1080), args.view)

@@ -233,3 +233,16 @@ SCREEN_TOTAL = say("screen.total", "Total")
 SCREEN_PLACE = say("screen.place", "Place")
 SCREEN_WAITING_TABLE = say("screen.waiting_table", "Waiting for the table…")
 SCREEN_CONNECTING = say("screen.connecting", "connecting to {text}")
+
+
+# --- spoken announcements (roundhouse.speech; read aloud, never shown) -----------------
+# Translators: a double tile read aloud, {value} its number ("double twelve").
+SPEECH_DOUBLE = say("speech.double", "double {value}")
+# Translators: a tile read aloud by its two numbers ("twelve five").
+SPEECH_TILE = say("speech.tile", "{a} {b}")
+SPEECH_TURN = say("speech.turn", "{seat}, your turn")
+SPEECH_SATISFY = say("speech.satisfy", "{seat}, satisfy the {tile}")
+SPEECH_ONE_TILE = say("speech.one_tile", "{seat}: one tile!")
+SPEECH_ROUND_OVER = say("speech.round_over", "Round {round} is over. {seat} went out")
+SPEECH_ROUND_BLOCKED = say("speech.round_blocked", "Round {round} is over: it is blocked")
+SPEECH_WINNER = say("speech.winner", "Game over. {seat} wins")
