@@ -94,7 +94,8 @@ def test_each_seat_is_spoken_to_in_its_language_and_a_quiet_seat_not_at_all():
     assert said.lang == LANGS[view.turn]
 
     class Mute:
-        lots: list = []
+        def __init__(self):
+            self.lots = []
 
         def say(self, lot):
             self.lots.append(list(lot))
@@ -127,7 +128,7 @@ def test_the_speech_settings_are_checked():
     got = speech_from({"display": {"speech": {"quiet": ["Bo"], "rate": 140}}})
     assert got.quiet == {"Bo"} and got.rate == 140
     for bad in ({"loud": True}, {"quiet": "Bo"}, {"rate": 10}, {"enabled": "yes"}):
-        with pytest.raises(TableFileError, match="display.speech"):
+        with pytest.raises(TableFileError, match=r"display\.speech"):
             speech_from({"display": {"speech": bad}})
 
 
