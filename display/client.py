@@ -22,14 +22,24 @@ from typing import Protocol
 
 import pygame
 
-from display import DisplayError, memory, table_layout, table_screen, waiting_screen, wall_screen
+from display import (
+    DisplayError,
+    memory,
+    sleep,
+    table_layout,
+    table_screen,
+    waiting_screen,
+    wall_screen,
+)
 from display.views import changed, in_language
 from roundhouse.feed import ViewFeed
 from roundhouse.render import languages
 from roundhouse.tablefile import (
     DEFAULT_SOCKET,
+    SleepSettings,
     SpeechSettings,
     TableFileError,
+    sleep_settings,
     speech_settings,
     view_socket,
 )
@@ -68,8 +78,11 @@ class Sink(Protocol):
     def show(self, name: str) -> None: ...
 
     def events(self) -> bool:
-        """Handle the window system; False when the user asked to quit."""
+        """Handle the window system; False when the user asked to quit. Sets `touched`
+        when someone pressed a key, clicked or tapped the screen."""
         ...
+
+    touched: bool
 
 
 class WindowSink:
@@ -87,6 +100,7 @@ class WindowSink:
             ) from None
         pygame.display.set_caption("Roundhouse")
         pygame.mouse.set_visible(not fullscreen)
+        self.touched = False
 
     def show(self, name: str) -> None:
         pygame.display.flip()
@@ -97,6 +111,8 @@ class WindowSink:
                 return False
             if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
                 return False
+            if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+                self.touched = True  # wakes a sleeping screen
             if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
                 # The picture is unchanged; the window system only lost it.
                 pygame.display.flip()
@@ -114,6 +130,7 @@ class FrameSink:
         self.folder = folder
         self.view = view
         self.surface = pygame.Surface(size)
+        self.touched = False  # no one touches a folder of pictures
 
     def show(self, name: str) -> None:
         save_png(self.surface, self.folder / f"{self.view}-{name}.png")
@@ -135,7 +152,9 @@ class Follower:
     """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
 
     def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
-                 animate: bool = True, lang: str | None = None) -> None:
+                 animate: bool = True, lang: str | None = None,
+                 sleep_settings: SleepSettings | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.feed = feed
         self.sink = sink
         self.render = RENDERERS[view]
@@ -148,6 +167,10 @@ class Follower:
         self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
         self.drawn_at = -1.0
         self.waiting_shown = False
+        self.sleep_settings = sleep_settings or SleepSettings()
+        self.clock = clock
+        self.active_at = clock()  # the last input or new view
+        self.looks = sleep.AWAKE
 
     def _draw_view(self, now: float) -> None:
         assert self.view is not None
@@ -185,7 +208,29 @@ class Follower:
         elif pulsing:
             self._draw_view(now - self.received_at)
             self.sink.show("pulse")
-        return self.sink.events()
+        going = self.sink.events()
+        self._sleep_or_wake(drew=news is not None and self.view is news)
+        return going
+
+    def _sleep_or_wake(self, drew: bool) -> None:
+        """Dim or blank the screen after a while without a game, input or new view; wake
+        it at once on any of them."""
+        now = self.clock()
+        touched = getattr(self.sink, "touched", False)  # a sink of pictures has no input
+        if drew or touched:
+            self.active_at = now
+        if touched:
+            self.sink.touched = False
+        looks = sleep.state(self.sleep_settings, now - self.active_at, self.view)
+        if looks == self.looks:
+            return
+        self.looks = looks
+        if self.view is not None:
+            self._draw_view(0.0)
+        else:
+            waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
+        sleep.darken(self.sink.surface, looks, self.sleep_settings)
+        self.sink.show(looks)
 
     def run(self, stop: Callable[[], bool] = lambda: False) -> None:
         while not stop() and self.step():
@@ -264,6 +309,16 @@ def _socket(args: argparse.Namespace) -> str:
     return os.environ.get("ROUNDHOUSE_SOCKET", str(DEFAULT_SOCKET))
 
 
+def _sleep(args: argparse.Namespace) -> SleepSettings:
+    """When the screen dims and blanks: the configuration's `[display.sleep]`."""
+    if args.config is None:
+        return SleepSettings()
+    try:
+        return sleep_settings(args.config)
+    except TableFileError as exc:
+        raise UsageError(f"--config {exc}") from None
+
+
 def _speak(args: argparse.Namespace, feed: ViewFeed) -> int:
     """The speech view: no window, the table's announcements through espeak-ng."""
     from display import speaker
@@ -306,7 +361,7 @@ def run_display(args: argparse.Namespace) -> int:
         check_size(args.view, sink.surface.get_size())
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang).run()
+                     lang=args.lang, sleep_settings=_sleep(args)).run()
         finally:
             feed.close()
         return 0

@@ -161,3 +161,21 @@ def test_every_announcement_is_synthesised_in_every_language(lang, tmp_path):
         length, peak = _measure(wav)
         assert 0.4 < length < 15, (one.text, length)
         assert peak > 0.05, (one.text, peak)
+
+
+def test_check_config_names_a_wrong_speech_or_sleep_setting():
+    import tomllib
+
+    from firmware_py.config import ConfigError, example_config, parse_config
+
+    path = example_config("sim")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("display", {})["speech"] = {"quiet": ["Bo"], "rate": 150}
+    data["display"]["sleep"] = {"dim_after_s": 300, "blank_after_s": 600}
+    parse_config(data, path)  # good settings pass
+    data["display"]["speech"] = {"rate": "fast"}
+    data["display"]["sleep"] = {"dim_after_s": 600, "blank_after_s": 60}
+    with pytest.raises(ConfigError) as err:
+        parse_config(data, path)
+    said = str(err.value)
+    assert "display.speech.rate" in said and "display.sleep.blank_after_s" in said
