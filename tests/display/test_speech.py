@@ -44,7 +44,7 @@ def test_english_says_double_twelve_and_greek_has_no_slash():
     assert spoken(message("speech.satisfy", seat=0, tile="12-12"), "en", ["Bo"]) == (
         "Bo, satisfy the double 12")
     train = spoken(message("prompt.satisfy", seat=0, tile="3-3", train="1"), "el", ["Bo", "Eli"])
-    assert "/" not in train and "του Eli" in train
+    assert "/" not in train and "του παίκτη Eli" in train
 
 
 def _public_tiles(sample: dict) -> set[str]:

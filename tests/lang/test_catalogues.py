@@ -150,7 +150,7 @@ def _translations(lang: str) -> str:
 @pytest.mark.parametrize(("lang", "words"), [
     ("fa", ["مهره", "جمع در هر دور"]),  # the tile is a دومینو; the chart's totals run on
     ("lt", ["kauliuk", "Kauliuk", "Ratas", "ratas", "rato ", "ratą"]),  # plytelė, raundas
-    ("el", ["ο/η", "Ο/Η", "ΠΑΙΖΕΤΕ", "Μπήκαν", "ανά γύρο"]),
+    ("el", ["ο/η", "Ο/Η", "του/της", "ΠΑΙΖΕΤΕ", "Μπήκαν", "ανά γύρο"]),
     ("ar", ["انقر", "نقر"]),  # a tile is passed over a pad, not clicked
     ("te", ["{n} ఆటగాడు ఆడలేరు", "{joined} నిండాయి"]),  # no plural verb after one
 ])
