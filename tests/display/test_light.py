@@ -9,8 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pygame
-from conftest import all_view_names, load
-from sample_views import as_view
+from sample_views import all_view_names, as_view, load
 
 from display import shaping, table_screen, text, wall_screen
 from display.client import Follower, FrameSink, changed, in_language

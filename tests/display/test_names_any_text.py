@@ -11,7 +11,7 @@ import pygame
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sample_views import as_view, plain
+from sample_views import as_view, load, plain
 
 from display import shaping, table_screen, wall_screen
 from display.table_layout import layout as table_layout
@@ -81,6 +81,4 @@ def test_names_from_every_script_keep_their_letters_in_every_sentence(lang, view
                     min_size=1, max_size=12),
        lang=st.sampled_from(LANGS))
 def test_no_name_crashes_a_screen(name, lang):
-    from conftest import load
-
     draw_both(with_names(name, load("play_4"), lang))

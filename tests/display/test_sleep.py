@@ -7,8 +7,7 @@ from dataclasses import replace
 
 import pygame
 import pytest
-from conftest import load
-from sample_views import as_view
+from sample_views import as_view, load
 
 from display import sleep
 from display.client import Follower, FrameSink

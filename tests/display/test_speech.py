@@ -11,8 +11,7 @@ import subprocess
 from dataclasses import replace
 
 import pytest
-from conftest import all_view_names, load
-from sample_views import as_view
+from sample_views import all_view_names, as_view, load
 
 from display.speaker import Announcer, Speaker, espeak_command
 from roundhouse.messages import message
