@@ -20,18 +20,34 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
 import pygame
 
-from display import DisplayError, table_layout, table_screen, waiting_screen, wall_screen
+from display import (
+    DisplayError,
+    memory,
+    sleep,
+    table_layout,
+    table_screen,
+    waiting_screen,
+    wall_screen,
+)
 from display import qr as qr_code
+from display.views import changed, in_language
 from roundhouse.address import page_url
 from roundhouse.feed import ViewFeed
 from roundhouse.render import languages
-from roundhouse.tablefile import DEFAULT_SOCKET, TableFileError, view_socket
+from roundhouse.tablefile import (
+    DEFAULT_SOCKET,
+    SleepSettings,
+    SpeechSettings,
+    TableFileError,
+    sleep_settings,
+    speech_settings,
+    view_socket,
+)
 from roundhouse.view import View, ViewError, load_view
 
 DEFAULT_SIZE = (1280, 800)
@@ -67,8 +83,11 @@ class Sink(Protocol):
     def show(self, name: str) -> None: ...
 
     def events(self) -> bool:
-        """Handle the window system; False when the user asked to quit."""
+        """Handle the window system; False when the user asked to quit. Sets `touched`
+        when someone pressed a key, clicked or tapped the screen."""
         ...
+
+    touched: bool
 
 
 class WindowSink:
@@ -86,6 +105,7 @@ class WindowSink:
             ) from None
         pygame.display.set_caption("Roundhouse")
         pygame.mouse.set_visible(not fullscreen)
+        self.touched = False
 
     def show(self, name: str) -> None:
         pygame.display.flip()
@@ -96,6 +116,8 @@ class WindowSink:
                 return False
             if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_q):
                 return False
+            if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN):
+                self.touched = True  # wakes a sleeping screen
             if event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
                 # The picture is unchanged; the window system only lost it.
                 pygame.display.flip()
@@ -118,6 +140,7 @@ class FrameSink:
         # hours (`roundhouse sim --games 0`) never fills its disk.
         self.keep = keep
         self._written: deque[Path] = deque()
+        self.touched = False  # no one touches a folder of pictures
 
     def show(self, name: str) -> None:
         path = self.folder / f"{self.view}-{name}.png"
@@ -147,8 +170,9 @@ class Follower:
     """The display loop: the newest view from `feed`, drawn on `sink` when it changes."""
 
     def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
-                 animate: bool = True, lang: str | None = None, qr: str | None = None
-                 ) -> None:
+                 animate: bool = True, lang: str | None = None, qr: str | None = None,
+                 sleep_settings: SleepSettings | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.feed = feed
         # The phone page's address, drawn as a QR code over the wall (display.qr).
         self.qr = (qr, qr_code.matrix(qr)) if qr else None
@@ -163,6 +187,10 @@ class Follower:
         self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
         self.drawn_at = -1.0
         self.waiting_shown = False
+        self.sleep_settings = sleep_settings or SleepSettings()
+        self.clock = clock
+        self.active_at = clock()  # the last input or new view
+        self.looks = sleep.AWAKE
 
     def _draw_view(self, now: float) -> None:
         assert self.view is not None
@@ -181,7 +209,7 @@ class Follower:
         )
         news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
         now = time.monotonic()
-        if news is not None and news != self.view:
+        if news is not None and changed(news, self.view):
             early = self.drawn_at + self.frame_time - now
             if early > 0:
                 # Views coming faster than the frame rate: draw only the newest.
@@ -194,6 +222,7 @@ class Follower:
             self.redraws += 1
             self.waiting_shown = False
             self.sink.show(f"{news.seq:06d}")
+            memory.release()
         elif not self.feed.connected and not self.waiting_shown:
             self.view = None
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
@@ -202,27 +231,39 @@ class Follower:
         elif pulsing:
             self._draw_view(now - self.received_at)
             self.sink.show("pulse")
-        return self.sink.events()
+        going = self.sink.events()
+        self._sleep_or_wake(drew=news is not None and self.view is news)
+        return going
+
+    def _sleep_or_wake(self, drew: bool) -> None:
+        """Dim or blank the screen after a while without a game, input or new view; wake
+        it at once on any of them."""
+        now = self.clock()
+        touched = getattr(self.sink, "touched", False)  # a sink of pictures has no input
+        if drew or touched:
+            self.active_at = now
+        if touched:
+            self.sink.touched = False
+        looks = sleep.state(self.sleep_settings, now - self.active_at, self.view)
+        if looks == self.looks:
+            return
+        self.looks = looks
+        if self.view is not None:
+            self._draw_view(0.0)
+        else:
+            waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
+        sleep.darken(self.sink.surface, looks, self.sleep_settings)
+        self.sink.show(looks)
 
     def run(self, stop: Callable[[], bool] = lambda: False) -> None:
         while not stop() and self.step():
             pass
 
 
-def in_language(view: View, screen: str, lang: str | None) -> View:
-    """The view as a screen with a language of its own (`--lang`) draws it: the wall
-    speaks `lang`; the table screen's hub does, and so does every seat's panel."""
-    if lang is None:
-        return view
-    if screen == "wall":
-        return replace(view, wall_language=lang)
-    seats = tuple(replace(seat, language=lang) for seat in view.seats)
-    return replace(view, language=lang, seats=seats)
-
-
 def configure_display(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--view", choices=sorted(RENDERERS), default="table",
-                        help="which screen to show (default: table)")
+    parser.add_argument("--view", choices=sorted([*RENDERERS, "speech"]), default="table",
+                        help="which screen to show (default: table); speech: say the "
+                        "table's announcements aloud through espeak-ng")
     parser.add_argument("--socket", default=None,
                         help="the service's view socket (default: the --config file's, else "
                         f"$ROUNDHOUSE_SOCKET, else {DEFAULT_SOCKET})")
@@ -327,6 +368,36 @@ def _qr(args: argparse.Namespace) -> str | None:
     return page_url() if args.qr == "auto" else str(args.qr)
 
 
+def _sleep(args: argparse.Namespace) -> SleepSettings:
+    """When the screen dims and blanks: the configuration's `[display.sleep]`."""
+    if args.config is None:
+        return SleepSettings()
+    try:
+        return sleep_settings(args.config)
+    except TableFileError as exc:
+        raise UsageError(f"--config {exc}") from None
+
+
+def _speak(args: argparse.Namespace, feed: ViewFeed) -> int:
+    """The speech view: no window, the table's announcements through espeak-ng."""
+    from display import speaker
+
+    try:
+        settings = (speech_settings(args.config) if args.config is not None
+                    else SpeechSettings())
+    except TableFileError as exc:
+        raise UsageError(f"--config {exc}") from None
+    voice = speaker.Speaker(rate=settings.rate)
+    try:
+        speaker.follow(feed, speaker.Announcer(voice, settings), args.lang)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        voice.close()
+        feed.close()
+    return 0
+
+
 def run_display(args: argparse.Namespace) -> int:
     try:
         size = parse_size(args.size) if args.size else None
@@ -341,6 +412,8 @@ def run_display(args: argparse.Namespace) -> int:
         if args.keep_frames is not None and (not args.frames or args.keep_frames < 1):
             raise UsageError("--keep-frames takes a number from 1, with --frames")
         socket_path = _socket(args)
+        if args.view == "speech":
+            return _speak(args, ViewFeed(socket_path))
         sink: Sink
         if args.frames:
             sink = FrameSink(args.frames, size or (1920, 1080), args.view, args.keep_frames)
@@ -350,7 +423,8 @@ def run_display(args: argparse.Namespace) -> int:
         feed = ViewFeed(socket_path)
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang, qr=_qr(args)).run(stop=lambda: _orphaned(args.parent))
+                     lang=args.lang, qr=_qr(args), sleep_settings=_sleep(args)
+                     ).run(stop=lambda: _orphaned(args.parent))
         finally:
             feed.close()
         if _orphaned(args.parent):

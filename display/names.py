@@ -8,22 +8,31 @@ say it in their reader's language instead (a Persian panel reads "جایگاه �
 
 from __future__ import annotations
 
-from display import text
+from collections.abc import Sequence
+
+from roundhouse.message import Message
 from roundhouse.messages import SEAT_NUMBERED, message
-from roundhouse.render import render
+from roundhouse.render import clean, render
 from roundhouse.view import View
 
 
 def seat_name(view: View, seat: int, lang: str) -> str:
-    """The name of `seat` as its reader in `lang` sees it."""
-    name = str(view.seats[seat].name)
-    if name != f"Seat {seat + 1}":
+    """The name of `seat` as its reader in `lang` sees it, without bidi controls or control
+    characters (a name from the configuration may hold any text)."""
+    name = clean(str(view.seats[seat].name)).strip()
+    if name and name != f"Seat {seat + 1}":
         return name
     said = render(message(SEAT_NUMBERED, number=seat + 1), lang)
     return said[:1].upper() + said[1:]
 
 
 def names(view: View, lang: str) -> list[str]:
-    """The seats' names as a sentence in `lang` takes them: each closed with a mark of the
-    sentence's direction, so a number after a name stays in the sentence's order."""
-    return [text.isolated(seat_name(view, i, lang), lang) for i in range(len(view.seats))]
+    """The seats' names as a sentence in `lang` says them."""
+    return [seat_name(view, i, lang) for i in range(len(view.seats))]
+
+
+def say(said: Message | None, lang: str, seat_names: Sequence[str] = ()) -> str:
+    """A message as the screens write it: every argument between bidi isolates, so a
+    name, a path or a number keeps its own direction inside any sentence and leaves the
+    sentence's order alone."""
+    return render(said, lang, seat_names, isolate=True)

@@ -19,14 +19,16 @@ The runs are drawn side by side on one baseline in display order (`display/text.
 
 from __future__ import annotations
 
+import io
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import bidi as uba  # type: ignore[import-untyped]
 import pygame
 import pygame.freetype
-from bidi import algorithm as uba  # type: ignore[import-untyped]
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 
@@ -56,6 +58,10 @@ DEJAVU = Face("DejaVu Sans Bold", FONTS / "DejaVuSans-Bold.ttf", 0.62)
 # Noto Sans Telugu: its marks and stacked consonants reach far above and below the line,
 # hence the smaller share (its letters still stand as tall as Latin small letters).
 TELUGU = Face("Noto Sans Telugu Bold", FONTS / "NotoSansTelugu-Bold.ttf", 0.6)
+# A number standing alone in Arabic-Indic digits (a total, a count, a place on the wall):
+# DejaVu Sans drawn larger, so its digits stand as tall as the default font's digits
+# beside it; within a sentence the digits keep the letters' size.
+NUMERALS = Face("DejaVu Sans Bold", FONTS / "DejaVuSans-Bold.ttf", 0.78)
 FACES = (DEFAULT, DEJAVU, TELUGU)
 
 # The fonts tried for each script, best first (ISO 15924 codes, as HarfBuzz takes them).
@@ -88,8 +94,10 @@ _BLOCKS = (
     (0x0C00, 0x0C7F, "Telu"),
 )
 _RTL_CLASSES = ("R", "AL")
-# Left-to-right, right-to-left and Arabic letter marks.
-_NO_MARKS = str.maketrans("", "", "\u200e\u200f\u061c")
+# Bidi controls: embeddings and overrides (U+202A-202E), isolates (U+2066-2069).
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+# Left-to-right, right-to-left and Arabic letter marks, and the bidi controls.
+_NO_MARKS = str.maketrans("", "", "\u200e\u200f\u061c" + BIDI_CONTROLS)
 
 
 @dataclass(frozen=True)
@@ -125,44 +133,80 @@ def has_rtl(text: str) -> bool:
     return any(is_rtl(c) for c in text)
 
 
-@lru_cache(maxsize=4096)
+# Whitespace and isolate controls at a line's end return to the paragraph's level (L1).
+_ENDING = frozenset(" \t\u2066\u2067\u2068\u2069")
+_LEVEL = re.compile(r"Level\(\s*(\d+),?\s*\)")
+
+
+def _levels(line: str, base: int) -> list[int]:
+    """Each character's resolved embedding level, by python-bidi's implementation of the
+    Unicode Bidirectional Algorithm (Rust's unicode-bidi: UAX #9 with isolates, rules P2
+    to I2). It reports one level per byte of the line's UTF-8; a character takes its
+    first byte's. Characters the algorithm removes (X9: joiners, embedding controls) have
+    the level of the character before them."""
+    info = str(uba.get_display(line, base_dir="LR"[base], debug=True))
+    section = info[info.index("levels:"):info.index("paragraphs:")]
+    per_byte = [int(level) for level in _LEVEL.findall(section)]
+    levels, at = [], 0
+    for char in line:
+        levels.append(per_byte[at] if at < len(per_byte) else base)
+        at += len(char.encode("utf-8"))
+    # L1: trailing whitespace and isolate controls take the paragraph's level.
+    end = len(line)
+    while end and line[end - 1] in _ENDING:
+        end -= 1
+        levels[end] = base
+    return levels
+
+
+@lru_cache(maxsize=1024)
 def display_order(line: str, rtl: bool | None = None) -> tuple[tuple[str, int], ...]:
     """The letters of `line` in the order they are seen, left to right (a zero-width
     joiner or non-joiner rides with the letter before it), each with its
     embedding level (odd: it reads right to left), for a reader of a right-to-left
     language (`rtl` True), a left-to-right one (False), or by its first strong letter
-    (None). Python-bidi's steps of the Unicode Bidirectional Algorithm resolve the levels
-    and reorder (rules X1-L2); mirroring (L4) is left to HarfBuzz, which mirrors brackets
-    in the runs it shapes right to left."""
+    (None). python-bidi resolves the levels (isolates included, so a name wrapped in
+    U+2068...U+2069 keeps its own direction); they are reordered here (rule L2);
+    mirroring (L4) is left to HarfBuzz, which mirrors brackets in the runs it shapes
+    right to left."""
     if not rtl and not has_rtl(line):
         return tuple((c, 0) for c in line)
-    storage = uba.get_empty_storage()
-    level = uba.get_base_level(line) if rtl is None else int(rtl)
-    storage["base_level"] = level
-    storage["base_dir"] = ("L", "R")[level]
-    uba.get_embedding_levels(line, storage)
-    _keep_joiners(storage["chars"])
-    uba.explicit_embed_and_overrides(storage)
-    uba.resolve_weak_types(storage)
-    uba.resolve_neutral_types(storage, False)
-    uba.resolve_implicit_levels(storage, False)
-    uba.reorder_resolved_levels(storage, False)
-    return tuple((c["ch"], int(c["level"])) for c in storage["chars"])
+    base = uba.get_base_level(line) if rtl is None else int(rtl)
+    units = _keep_joiners(list(zip(line, _levels(line, base), strict=True)))
+    top = max((level for _, level in units), default=0)
+    lowest_odd = min((level for _, level in units if level % 2), default=top + 1)
+    for level in range(top, lowest_odd - 1, -1):
+        at = 0
+        while at < len(units):
+            if units[at][1] >= level:
+                end = at
+                while end < len(units) and units[end][1] >= level:
+                    end += 1
+                units[at:end] = units[at:end][::-1]
+                at = end
+            else:
+                at += 1
+    return tuple(units)
 
 
-def _keep_joiners(chars: list[dict[str, object]]) -> None:
-    """Fold zero-width joiners and non-joiners (and other format characters) into the
-    letter before them: the algorithm drops them (rule X9), but Persian needs its
-    non-joiner (می‌شود) to keep two letters of one word apart."""
-    at = 0
-    while at < len(chars):
-        if chars[at]["type"] == "BN" and len(chars) > 1:
-            joiner = str(chars.pop(at)["ch"])
-            mate = at - 1 if at else 0
-            glued = str(chars[mate]["ch"])
-            chars[mate]["ch"] = glued + joiner if at else joiner + glued
-        else:
-            at += 1
+def _keep_joiners(units: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Fold zero-width joiners and non-joiners into the letter before them (the one
+    after, opening a line), so reordering never parts them: Persian needs its
+    non-joiner (می‌شود) between the two letters of one word."""
+    out: list[tuple[str, int]] = []
+    pending = ""
+    for char, level in units:
+        if char in "\u200c\u200d":
+            if out:
+                out[-1] = (out[-1][0] + char, out[-1][1])
+            else:
+                pending += char
+            continue
+        out.append((pending + char, level))
+        pending = ""
+    if pending:
+        out.append((pending, units[-1][1] if units else 0))
+    return out
 
 
 def shown(line: str, rtl: bool | None = None) -> str:
@@ -170,7 +214,7 @@ def shown(line: str, rtl: bool | None = None) -> str:
     return "".join(c for c, _ in display_order(line, rtl))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
     """`line` (logical order) as runs in display order, left to right on the screen."""
     chains = CHAINS_RTL if rtl else CHAINS
@@ -190,7 +234,19 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
     # The direction marks have done their work in the ordering; HarfBuzz, given one inside
     # a run, stops joining the letters around it.
     bare = [Run(r.text.translate(_NO_MARKS), r.face, r.script, r.rtl) for r in out]
-    return tuple(_merged([r for r in bare if r.text]))
+    merged = _merged([r for r in bare if r.text])
+    if len(merged) == 1 and _number_alone(merged[0].text):
+        merged = [Run(merged[0].text, NUMERALS, "Arab", merged[0].rtl)]
+    return tuple(merged)
+
+
+# Persian (U+06F0-06F9) and Arabic (U+0660-0669) digits.
+_INDIC_DIGITS = frozenset("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩")
+
+
+def _number_alone(written: str) -> bool:
+    return any(c in _INDIC_DIGITS for c in written) and all(
+        c in _INDIC_DIGITS or c in " ,.٫٬" for c in written)
 
 
 def _merged(runs: list[Run]) -> list[Run]:
@@ -265,7 +321,7 @@ def _glyph_font(face: Face) -> pygame.freetype.Font:
     """The font opened to ask which letters it has (pygame.font cannot tell)."""
     if not pygame.freetype.get_init():
         pygame.freetype.init()
-    return pygame.freetype.Font(str(face.path), 12)
+    return pygame.freetype.Font(io.BytesIO(font_bytes(face.path)), 12)
 
 
 @lru_cache(maxsize=8192)
@@ -287,13 +343,26 @@ def unshown(text: str) -> str:
     return "".join(missing)
 
 
-@lru_cache(maxsize=512)
+# How many opened fonts a screen keeps: a frame uses a few dozen (sizes by scripts and
+# directions); 512 of them held 280 MiB and 500 open files after every sample view in six
+# languages. Evicted fonts are closed, so memory and files stay bounded.
+FONT_CACHE = 32
+
+
+@cache
+def font_bytes(path: Path) -> bytes:
+    """A font file's contents, read once: every size of it is opened from memory, so no
+    opened font holds a file open."""
+    return path.read_bytes()
+
+
+@lru_cache(maxsize=FONT_CACHE)
 def font(face: Face, size: int, script: str = "Latn", rtl: bool = False) -> pygame.font.Font:
     """`face` at nominal `size`, set up to shape `script` in the given direction (pygame-ce
     shapes complex scripts only when both are set on the font)."""
     if not pygame.font.get_init():
         pygame.font.init()
-    opened = pygame.font.Font(face.path, face.pixels(size))
+    opened = pygame.font.Font(io.BytesIO(font_bytes(face.path)), face.pixels(size))
     opened.set_script(script)
     opened.set_direction(pygame.DIRECTION_RTL if rtl else pygame.DIRECTION_LTR)
     return opened

@@ -14,16 +14,16 @@ the geometry directly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from display import text, theme
-from display.names import names, seat_name
+from display import ink, text, theme
+from display.names import names, say, seat_name
 from display.text import Text, to_screen
 from display.trains import Flow, Item, LaneFrame, Node, Sizes, elide, fits, lay_train
 from roundhouse.messages import Message, message
-from roundhouse.render import render
 from roundhouse.view import TrainView, View
 from roundhouse.vocabulary import tile_pips
 
@@ -146,15 +146,43 @@ def distribute(seats: int) -> dict[str, list[int | str]]:
     return order
 
 
-def text_floor(seats: int, size: tuple[int, int]) -> int:
-    """The smallest type of the table screen for `seats` seats on a screen of `size`:
-    a share of the screen's short side, a little less for a crowded table."""
-    return max(MIN_TEXT, round(min(size) * (0.02 if seats < COMPACT_FROM else 0.017)))
+# The height of letters as drawn (docs/screens.md): a capital letter's (or for scripts
+# without capitals the x-height's) pixels at 1920x1080, scaled by the screen's short side.
+INK_ROOMY = 14  # up to 8 seats
+INK_COMPACT = 10  # from 9 seats on
+REFERENCE_SHORT = 1080
 
 
-def loud_floor(seats: int, size: tuple[int, int]) -> int:
-    """The smallest type of a seat's tile count and state (YOUR TURN, ONE TILE!)."""
-    return round(text_floor(seats, size) * 1.4)
+def ink_goal(seats: int, size: tuple[int, int]) -> int:
+    """How tall, in pixels, the smallest letters a seat needs stand on a screen of
+    `size`: 14 px capitals up to 8 seats and 10 px up to 14 at 1920x1080, less on a
+    smaller screen in proportion to its short side."""
+    goal = INK_ROOMY if seats < COMPACT_FROM else INK_COMPACT
+    return max(1, round(goal * min(size) / REFERENCE_SHORT))
+
+
+def text_floor(seats: int, size: tuple[int, int], lang: str | None = "en") -> int:
+    """The smallest nominal type of the table screen for a reader of `lang`: the size at
+    which that script's letters, and the Latin names and tiles in its sentences, stand
+    `ink_goal` tall (never under MIN_TEXT)."""
+    goal = ink_goal(seats, size)
+    return max(MIN_TEXT, ink.size_for(goal, lang), ink.size_for(goal, "en"))
+
+
+def table_floor(seats: int, size: tuple[int, int]) -> int:
+    """The smallest type of the table's own words, which no seat needs in order to play
+    (the round and the boneyard in the hub, the Mexican train's label, the banner between
+    rounds): a share of the screen's short side, a little less for a crowded table, and
+    never more than a seat's own floor."""
+    share = round(min(size) * (0.02 if seats < COMPACT_FROM else 0.017))
+    return max(MIN_TEXT, min(share, text_floor(seats, size)))
+
+
+def loud_floor(seats: int, size: tuple[int, int], lang: str | None = "en") -> int:
+    """The smallest type of a seat's tile count and state (YOUR TURN, ONE TILE!): a
+    quarter above the floor of Latin letters, and never under the reader's own floor
+    (Persian and Arabic, set larger for their small bodies, are loud at their floor)."""
+    return max(text_floor(seats, size, lang), round(text_floor(seats, size) * 1.25))
 
 
 def mark_floor(size: tuple[int, int]) -> int:
@@ -162,8 +190,8 @@ def mark_floor(size: tuple[int, int]) -> int:
     return max(16, min(size) // 30)
 
 
-# The smallest screen for the table: the smallest common one on which the floor of a
-# table of 14 (1.7% of the short side) is still MIN_TEXT, not less. The display refuses
+# The smallest screen for the table: the smallest common one on which the capitals of a
+# table of 14 still stand 7 px tall (two thirds of the full-HD goal). The display refuses
 # to start the table screen on a smaller one (the wall screen has no such limit).
 MIN_SIZE = (1280, 720)
 
@@ -210,7 +238,7 @@ def _strips(
     short_side = min(width, height)
     panel = max(30, round(short_side * (0.095 if compact else 0.105)))
     # The side panels are short along their edge: they get depth instead.
-    side_panel = max(panel, round(short_side * 0.13))
+    side_panel = max(panel, round(short_side * 0.15))
     b, l_, t, r = (len(order[s]) for s in SIDES)
     rail_step = max(3, m)
     corridor_b = rail_step * (b // 2 + 2) if b else 0
@@ -330,7 +358,7 @@ def _language(view: View, seat: object) -> str:
 def _say(view: View, reader: object, message_id: str, **args: Any) -> str:
     """One of the screens' own words, in the language of the seat `reader`."""
     lang = _language(view, reader)
-    return render(message(message_id, **args), lang, names(view, lang))
+    return say(message(message_id, **args), lang, names(view, lang))
 
 
 def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
@@ -341,13 +369,28 @@ def seat_notes(view: View, seat: int, brief: bool = False) -> list[str]:
     offline (the system's words, for the installer)."""
     lang = _language(view, seat)
     said = names(view, lang)
-    notes = [render(_briefly(alert.message) if brief else alert.message, lang, said)
+    notes = [say(_briefly(alert.message) if brief else alert.message, lang, said)
              for alert in view.alerts or []
              if alert.seat == seat and alert.message.id != "alert.one_tile"]
     rejection = view.rejection
     if rejection and rejection.seat == seat and view.turn != seat:
-        notes.append(render(rejection.message, lang, said))
+        notes.append(say(rejection.message, lang, said))
     return notes
+
+
+def seat_instruction(view: View, seat: int) -> str | None:
+    """What a seat must do between rounds, told in its own panel in its own language (the
+    hub, facing one edge, speaks one language): at the reveal, each seat still to show
+    its tiles; at the summary and once the game is over, every seat, as any may hold DRAW."""
+    if view.phase == "round_over" and view.revealed is not None:
+        if seat < len(view.revealed) and view.revealed[seat] is None:
+            return _say(view, seat, "screen.show_tiles")
+        return None
+    if view.phase == "round_over":
+        return _say(view, seat, "screen.hold_next")
+    if view.phase == "game_over":
+        return _say(view, seat, "screen.hold_new_game")
+    return None
 
 
 def _briefly(said: Message) -> Message:
@@ -368,7 +411,7 @@ def _panel_texts(
     rw, rh = reading_size(strip.panel, angle)
     pad = max(2, rh // 14)
     loud = state in ("turn", "one_tile")
-    ink = theme.DARK_INK if state == "turn" else theme.INK
+    pen = theme.DARK_INK if state == "turn" else theme.INK
     lang = _language(view, None if strip.key == MEXICAN else int(strip.key))
     # A right-to-left reader's panel is mirrored: the name starts at the right.
     rtl = text.reads_rtl(lang)
@@ -407,17 +450,20 @@ def _panel_texts(
     def say(message_id: str, **args: Any) -> str:
         return _say(view, seat, message_id, **args)
 
-    name_colour = ink if loud else colour
+    name_colour = pen if loud else colour
     notes = seat_notes(view, seat)
+    told = seat_instruction(view, seat)
+    if told and not notes:
+        notes = [told]
     if state == "one_tile":
         status, status_colour = say("screen.one_tile"), theme.INK
     elif state == "turn":
-        status, status_colour = say("screen.your_turn"), ink
+        status, status_colour = say("screen.your_turn"), pen
     elif view.phase == "lobby":
         status = say("screen.empty_seat" if state == "empty" else "screen.joined")
         status_colour = theme.INK_DIM
     else:
-        status, status_colour = "", ink
+        status, status_colour = "", pen
     note = "  ·  ".join(notes)
     in_game = view.phase != "lobby" and state != "empty"
     hand = say("screen.tiles", n=info.hand)
@@ -434,27 +480,49 @@ def _panel_texts(
         state_box = (pad, pad + top_h, left_w, low_h)
         points_box: Rect | None = (rx, pad + top_h, right_w, low_h)
         name_box = (pad, pad, left_w, top_h)
+        if note:
+            # The seat's news takes the whole row at the floor; the points go (they are
+            # on the wall).
+            state_box, points_box = (pad, pad + top_h, inner_w, low_h), None
     else:
         # Name, then tiles in hand, then the state (or else the points), each a row of
         # its own across the whole panel.
         name_h, count_h = inner_h * 30 // 100, inner_h * 38 // 100
+        if note:
+            # The seat's news takes two lines' room.
+            name_h, count_h = inner_h * 26 // 100, inner_h * 30 // 100
         name_box = (pad, pad, inner_w, name_h)
         count_box = (pad, pad + name_h, inner_w, count_h)
         state_box = (pad, pad + name_h + count_h, inner_w, inner_h - name_h - count_h)
         points_box = state_box
-        if note or status:
+        name_lines = 1
+        if not (note or status) and text.text_width(name, floor, rtl) > inner_w:
+            # A long name on a short panel ("Venkata Lakshmi" at 14 seats) takes two
+            # lines and the points' row; the points go.
+            state_h = inner_h - name_h - count_h
+            name_box = (pad, pad, inner_w, name_h + state_h)
+            count_box = (pad, pad + name_h + state_h, inner_w, count_h)
+            points_box, name_lines = None, 2
+        elif note or status:
             # The state takes the points' row: they go beside the name, which takes what
             # it needs at the floor ("Venkata Lakshmi" was cut to "Venkata Laks…" while
-            # "0 pts" beside it stood twice as tall), and leaves the points theirs.
+            # "0 pts" beside it stood twice as tall), and leaves the points theirs; where
+            # both do not fit, the points go and the name has the row.
             name_w = (inner_w - pad) * 60 // 100
             points_w = text.text_width(say("screen.points", n=info.total),
                                        floor, rtl)
-            name_w = min(max(name_w, text.text_width(name, floor, rtl)),
-                         inner_w - pad - points_w)
-            name_box = (pad, pad, name_w, name_h)
-            points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
-    count = fit(hand, count_box, ink, cap=110, least=loud_min,
+            name_w = max(name_w, text.text_width(name, floor, rtl))
+            if name_w + pad + points_w > inner_w:
+                name_box, points_box = (pad, pad, inner_w, name_h), None
+            else:
+                name_box = (pad, pad, name_w, name_h)
+                points_box = (2 * pad + name_w, pad, inner_w - pad - name_w, name_h)
+    count = fit(hand, count_box, pen, cap=110, least=loud_min,
                 align="left" if not wide else "right") if in_game else None
+    if count and any("…" in line for line in count.lines):
+        # Too narrow for "8 tiles" at its size: the number alone, which is what counts.
+        count = fit(text.numerals(info.hand, lang), count_box, pen, cap=110, least=loud_min,
+                    align="left" if not wide else "right")
     big = count.size if count else 90
     shown: Text | None = None
     if note:
@@ -468,15 +536,22 @@ def _panel_texts(
     elif status:
         shown = fit(status, state_box, status_colour, cap=110,
                     least=loud_min if loud else floor)
+        if state == "one_tile" and any("…" in line for line in shown.lines):
+            # The red panel and the count of 1 say it where the words do not fit.
+            shown = None
     # The name is never larger than the count or the seat's state.
     cap = min(big, shown.size) if shown is not None and loud else big
-    out.append(fit(name, name_box, name_colour, cap=cap))
+    out.append(fit(name, name_box, name_colour, cap=cap, lines=name_lines if not wide else 1))
     if count:
         out.append(count)
         if points_box is not None:
-            out.append(fit(say("screen.points", n=info.total), points_box,
-                           ink if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
-                           align="right" if wide or note or status else "left"))
+            points = fit(say("screen.points", n=info.total), points_box,
+                         pen if loud else theme.INK_DIM, cap=max(floor, cap * 3 // 4),
+                         align="right" if wide or note or status else "left")
+            # Points that do not fit at the floor go: they are on the wall, and what the
+            # seat needs keeps its size.
+            if not any("…" in line for line in points.lines):
+                out.append(points)
     if shown is not None:
         out.append(shown)
     return out
@@ -523,6 +598,12 @@ def _place_flow(
         if t.pending is not None:
             badges.append(_badge(t.rect, frame.rect, t.pending, sizes, facing, marks, laid))
     return tiles, markers, chips, badges
+
+
+def _needed(words: str, width: int, size: int, lang: str) -> int:
+    """How many lines `words` take at `size` in a row `width` wide (at most 8)."""
+    return len(text.fit(words, (0, 0, width, 8 * text.line_height(size)), max_size=size,
+                        min_size=size, max_lines=8, lang=lang).lines)
 
 
 def _inset(rect: Rect, d: int) -> Rect:
@@ -629,7 +710,6 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         started = bool(train and (train.tiles or s.key != MEXICAN))
         leads[s.key] = bool(train and train.open and started)
 
-    floor, loud_min = text_floor(len(seats), size), loud_floor(len(seats), size)
     s_max = _max_short(width, height)
     # Never so small that an open train's token (two short sides) falls under its floor.
     s_floor = max(6, s_max // 2, -(-mark_floor(size) // 2))
@@ -678,7 +758,12 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour,
                                seat is not None and turn == seat))
         panels.append(PanelPlace(s.panel, seat, angle, state, colour))
-        texts += _panel_texts(view, s, state, colour, floor, loud_min)
+        reader = _language(view, seat)
+        # The Mexican train's label is the table's own word, not a seat's.
+        least = (table_floor(len(seats), size) if seat is None
+                 else text_floor(len(seats), size, reader))
+        texts += _panel_texts(view, s, state, colour, least,
+                              loud_floor(len(seats), size, reader))
 
     slots = _rail_slots(strips, starts, hub)
     # Before the first deal there is no train to lead to.
@@ -692,7 +777,9 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     for s in strips:
         if s.key == turn:
             hub_angle = SIDE_ANGLE[s.side]
-    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle, floor)
+    engine_tile, hub_texts, notices = _hub(view, hub, hub_angle,
+                                           lambda lang: text_floor(len(seats), size, lang),
+                                           table_floor(len(seats), size))
     return TableLayout(
         size=size,
         tile_short=short,
@@ -739,12 +826,12 @@ def _banner(view: View, seat: object) -> str | None:
 def _notices(view: View) -> list[str]:
     """The table's alerts for no seat in particular (the Mexican train's reader)."""
     lang = _language(view, None)
-    return [render(alert.message, lang, names(view, lang))
+    return [say(alert.message, lang, names(view, lang))
             for alert in view.alerts or [] if alert.seat is None]
 
 
 def _hub(
-    view: View, hub: Rect, angle: int, floor: int
+    view: View, hub: Rect, angle: int, floor_of: Callable[[str], int], own: int
 ) -> tuple[TilePlace | None, list[Text], list[tuple[Rect, str]]]:
     """The engine double and what concerns the seat to act, turned to face it: the
     round, the prompt, a move of its that was refused, the table's own notices. Each
@@ -759,6 +846,7 @@ def _hub(
     # The hub faces the seat whose turn it is: it speaks that seat's language.
     facing = view.turn
     lang = _language(view, facing)
+    floor = floor_of(lang)
     banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
@@ -776,18 +864,36 @@ def _hub(
     if notices:
         rows.append(("notices", 1.2 * len(notices)))
     avail = rh - pad * (len(rows) + 1)
-    prompt_lines = 3
+    prompt_lines = rejection_lines = 3
+    # The prompt and a refusal are what the seat to act must read: each row gets the
+    # height its words need at the floor, whole, and the other rows share what is left.
+    needs: dict[str, int] = {}
     if view.prompt:
-        # A prompt that does not fit its share whole takes some of the other rows' room
-        # and a fourth line (a Greek deal prompt lost its last seats to "Ele…").
-        said = render(view.prompt, lang, names(view, lang))
-        share = int(avail * 2.2 / sum(w for _, w in rows))
-        trial = text.fit(said, (0, 0, inner_w, share), max_size=floor, min_size=floor,
-                         max_lines=3, lang=lang)
-        if any("…" in line for line in trial.lines):
-            rows = [(n, 4.4 if n == "prompt" else w) for n, w in rows]
-            prompt_lines = 4
+        needs["prompt"] = _needed(say(view.prompt, lang, names(view, lang)), inner_w,
+                                  floor, lang)
+        # More lines than the floor needs let a roomy hub (turned to a side seat, half
+        # of it empty) write the prompt larger.
+        prompt_lines = max(needs["prompt"], 4)
+    if rejection:
+        refused = _language(view, rejection.seat)
+        needs["rejection"] = _needed(say(rejection.message, refused, names(view, refused)),
+                                     inner_w - pad, floor_of(refused), refused)
+        rejection_lines = max(needs["rejection"], 3)
     total = sum(w for _, w in rows)
+    heights = {n: int(avail * w / total) for n, w in rows}
+    # Rows that can give room keep at least one line of the table's own type.
+    least_h = {n: text.line_height(own) + 2 for n, _ in rows if n not in needs}
+    for row, lines in needs.items():
+        least = floor if row == "prompt" else floor_of(_language(view, rejection.seat
+                                                                  if rejection else None))
+        need = lines * text.line_height(least) + (pad if row == "rejection" else 0) + 2
+        spare = {n: heights[n] - h for n, h in least_h.items() if heights[n] > h}
+        take = min(max(0, need - heights[row]), sum(spare.values()))
+        if take:
+            room = sum(spare.values())
+            for n, extra in spare.items():
+                heights[n] -= take * extra // room + 1
+            heights[row] += take
     y = pad
     texts: list[Text] = []
     boxes: list[tuple[Rect, str]] = []
@@ -797,12 +903,13 @@ def _hub(
         return to_screen(hub, angle, (lx, ly, lw, lh))
 
     def fit(words: str, area: Rect, colour: theme.Colour, cap: int, lines: int = 1,
-            align: str = "center", speaks: str = lang) -> Text:
-        return text.fit(words, area, max_size=max(cap, floor), min_size=floor, angle=angle,
+            align: str = "center", speaks: str = lang, least: int | None = None) -> Text:
+        least = floor_of(speaks) if least is None else least
+        return text.fit(words, area, max_size=max(cap, least), min_size=least, angle=angle,
                         colour=colour, max_lines=lines, align=align, lang=speaks)
 
-    for name, weight in rows:
-        h = int(avail * weight / total)
+    for name, _ in rows:
+        h = heights[name]
         if name == "header":
             rnd, rounds = view.round, view.rounds
             left = (_say(view, facing, "screen.round_of", round=rnd, rounds=rounds) if rnd
@@ -816,10 +923,11 @@ def _hub(
                 # the left (unmirrored, the two met mid-hub as one phrase).
                 first, second = (rw - pad - half, y, half, h), (pad, y, second[2], h)
             # One size for both, so neither reads as the headline.
-            size = min(fit(left, box(*first), theme.INK, 56).size,
-                       fit(right, box(*second), theme.INK_DIM, 56).size)
-            texts.append(fit(left, box(*first), theme.INK, size, align="left"))
-            texts.append(fit(right, box(*second), theme.INK_DIM, size, align="right"))
+            size = min(fit(left, box(*first), theme.INK, 56, least=own).size,
+                       fit(right, box(*second), theme.INK_DIM, 56, least=own).size)
+            texts.append(fit(left, box(*first), theme.INK, size, align="left", least=own))
+            texts.append(fit(right, box(*second), theme.INK_DIM, size, align="right",
+                             least=own))
         elif name == "engine" and engine:
             short = max(6, min(h - 2, inner_w // 4))
             value = tile_pips(engine)[0]
@@ -832,18 +940,19 @@ def _hub(
                 texts.append(fit(_say(view, facing, "screen.engine", tile=engine),
                                  box(pad, y, inner_w, h), theme.INK_DIM, 70))
         elif name == "banner" and banner:
-            texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2))
+            texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2,
+                             least=own))
         elif name == "prompt":
-            said = render(view.prompt, lang, names(view, lang))
+            said = say(view.prompt, lang, names(view, lang))
             texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64,
                              lines=prompt_lines))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
             boxes.append((area, "alert"))
             refused = _language(view, rejection.seat)
-            said = render(rejection.message, refused, names(view, refused))
-            texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56, lines=3,
-                             speaks=refused))
+            said = say(rejection.message, refused, names(view, refused))
+            texts.append(fit(said, _inset(area, pad // 2), theme.INK, 56,
+                             lines=rejection_lines, speaks=refused))
         elif name == "notices":
             area = box(pad, y, inner_w, h)
             boxes.append((area, "warning"))
@@ -851,6 +960,7 @@ def _hub(
             for k, notice in enumerate(notices):
                 local = (pad + pad // 2, y + k * line_h + pad // 4, inner_w - pad,
                          line_h - pad // 2)
-                texts.append(fit(notice, box(*local), theme.DARK_INK, 48, lines=1))
+                texts.append(fit(notice, box(*local), theme.DARK_INK, 48, lines=1,
+                                 least=own))
         y += h + pad
     return engine_place, texts, boxes

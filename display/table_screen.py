@@ -25,7 +25,7 @@ def _glow(surface: pygame.Surface, rect: pygame.Rect, colour: theme.Colour, widt
     surface.blit(_halo(rect.w, rect.h, colour, width, radius), (rect.x - width, rect.y - width))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=32)  # a glow is as large as a panel: a frame needs a few
 def _halo(w: int, h: int, colour: theme.Colour, width: int, radius: int) -> pygame.Surface:
     halo = pygame.Surface((w + 2 * width, h + 2 * width), pygame.SRCALPHA)
     area = halo.get_rect()
@@ -55,7 +55,7 @@ def _ring(surface: pygame.Surface, rect: pygame.Rect, width: int, radius: int) -
 PANEL_FILLS = {"turn": theme.GOLD, "one_tile": theme.ALERT, "empty": theme.EMPTY_SEAT}
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=1)  # a whole screen: the last view's, drawn again when only trains move
 def _background(
     size: tuple[int, int],
     lanes: tuple[tuple[tuple[int, int, int, int], theme.Colour, bool], ...],

@@ -12,6 +12,7 @@ renderers only draw what was decided here.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,7 +20,7 @@ import pygame
 
 from display import shaping
 from display.shaping import unshown as unshown  # the screens' fonts lack these letters
-from roundhouse.render import digits, direction
+from roundhouse.render import FSI, PDI, clean, digits, direction
 
 Rect = tuple[int, int, int, int]
 Colour = tuple[int, int, int]
@@ -31,18 +32,15 @@ def reads_rtl(lang: str | None) -> bool:
     return lang is not None and direction(lang) == "rtl"
 
 
-def isolated(item: str, lang: str | None) -> str:
-    """A name or a path to set into a sentence of `lang`. One written the other way round
-    from the sentence is wrapped in marks (U+200E, U+200F, which draw as nothing): of its
-    own direction on both sides, so its punctuation stays with it ("/run/x.sock" in a
-    Persian sentence keeps its leading slash), then one of the sentence's, so that a
-    number after it stays with the sentence ("فرشته 4" in an English line would otherwise
-    read "4 فرشته": rule W2 of the Bidirectional Algorithm)."""
-    rtl = reads_rtl(lang)
-    if shaping.has_rtl(item) == rtl:
-        return item
-    own, sentence = ("\u200e", "\u200f") if rtl else ("\u200f", "\u200e")
-    return f"{own}{item}{own}{sentence}"
+def isolated(item: str, lang: str | None = None) -> str:
+    """A name or a path to set into a sentence: between bidi isolates (U+2068, U+2069,
+    drawn as nothing), without any bidi control of its own. Inside, it keeps its own
+    direction ("/run/x.sock" in a Persian sentence keeps its leading slash); outside, it
+    is one neutral letter, so a number after it stays with the sentence ("فرشته 4" in an
+    English line would otherwise read "4 فرشته": rule W2 of the Bidirectional Algorithm).
+    `lang` is the sentence's language; isolates need no knowledge of it."""
+    del lang
+    return f"{FSI}{clean(item)}{PDI}"
 
 
 def numerals(value: object, lang: str | None) -> str:
@@ -70,7 +68,6 @@ class Text:
         return (h, w) if self.angle in (90, 270) else (w, h)
 
 
-@lru_cache(maxsize=128)
 def font(size: int) -> pygame.font.Font:
     """pygame's default font at `size`: Latin text, and the numbers on tiles."""
     return shaping.font(shaping.DEFAULT, size)
@@ -80,7 +77,7 @@ def line_height(size: int) -> int:
     return font(size).get_linesize()
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, rtl: bool = False) -> int:
     return sum(shaping.run_font(run, size).size(run.text)[0]
                for run in shaping.runs(text, rtl))
@@ -154,18 +151,38 @@ def _wrap(
     return tuple(lines)
 
 
+def cluster_ends(text: str) -> list[int]:
+    """The places `text` may be cut without splitting a letter as its reader sees it (an
+    extended grapheme cluster, close to Unicode's rules): never before a combining mark or
+    a joiner, nor between a virama and the consonant it joins (a Telugu "…తర్" left a stray
+    virama), nor inside a pair of surrogates or a CR LF."""
+    ends = []
+    for at in range(1, len(text) + 1):
+        if at < len(text):
+            char, before = text[at], text[at - 1]
+            if unicodedata.category(char) in ("Mn", "Mc", "Me") or char in "\u200c\u200d":
+                continue
+            if before == "\u200d" or (unicodedata.combining(before) == 9
+                                       and unicodedata.category(char) == "Lo"):
+                continue
+        ends.append(at)
+    return ends
+
+
 def _shorten(text: str, size: int, width: int, rtl: bool) -> str:
-    """The longest start of `text` that fits `width` with an ellipsis."""
+    """The longest start of `text` that fits `width` with an ellipsis, cut between
+    letters as they are seen (grapheme clusters), never inside one."""
     if text_width(text, size, rtl) <= width:
         return text
-    low, high = 0, len(text)
+    ends = cluster_ends(text)
+    low, high = 0, len(ends)
     while low < high:
         mid = (low + high + 1) // 2
-        if text_width(text[:mid].rstrip() + "…", size, rtl) <= width:
+        if text_width(text[:ends[mid - 1]].rstrip() + "…", size, rtl) <= width:
             low = mid
         else:
             high = mid - 1
-    return text[:low].rstrip() + "…" if low else ""
+    return text[:ends[low - 1]].rstrip() + "…" if low else ""
 
 
 def _lines_at(
@@ -190,7 +207,7 @@ def _cut(text: str, size: int, width: int, rows: int, rtl: bool) -> tuple[str, .
     return tuple(lines)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def fit(
     text: str,
     box: Rect,
@@ -273,7 +290,12 @@ def line_image(line: str, size: int, colour: Colour, rtl: bool = False) -> pygam
     return _line(line, size, colour, rtl)[0]
 
 
-@lru_cache(maxsize=2048)
+# Drawn lines are kept for the next frame (most of a view's words are the last one's);
+# a line is up to a few hundred KiB, so the screens keep a frame's worth, not more.
+LINE_CACHE = 128
+
+
+@lru_cache(maxsize=LINE_CACHE)
 def _line(line: str, size: int, colour: Colour, rtl: bool) -> tuple[pygame.Surface, int]:
     """The line's image and how far it reaches above its line's box."""
     # A run of only format characters (a direction mark) takes no room and is not drawn.
@@ -327,7 +349,7 @@ def _baseline(written: str, face: pygame.font.Font, rtl: bool, piece: pygame.Sur
     return int(ink.bottom + metrics[2])
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=LINE_CACHE)
 def _turned_line(
     line: str, size: int, colour: Colour, angle: int, rtl: bool
 ) -> tuple[pygame.Surface, int]:

@@ -47,7 +47,7 @@ def _half(face: pygame.Surface, value: int, area: pygame.Rect, vertical: bool, f
     face.blit(img, img.get_rect(center=area.center))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=384)  # a table's tiles at one size, and those of the wall
 def face(a: int, b: int, w: int, h: int, a_first: bool, facing: int) -> pygame.Surface:
     """The picture of one tile, `w` x `h` pixels, `a` at the top or left when `a_first`."""
     k = SUPERSAMPLE

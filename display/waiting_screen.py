@@ -6,9 +6,9 @@ from __future__ import annotations
 import pygame
 
 from display import text, theme
+from display.names import say
 from roundhouse.messages import message
 from roundhouse.render import DEFAULT_LANGUAGE
-from roundhouse.render import render as say
 
 
 def render(surface: pygame.Surface, socket_path: str, lang: str | None = None) -> None:
@@ -18,7 +18,7 @@ def render(surface: pygame.Surface, socket_path: str, lang: str | None = None) -
     text.draw(surface, text.fit(say(message("screen.waiting_table"), lang),
                                 (width // 10, height // 3, width * 8 // 10, height // 5),
                                 max_size=160, min_size=12, colour=theme.INK, lang=lang))
-    where = text.isolated(socket_path, lang)  # a path keeps its slashes in any sentence
-    text.draw(surface, text.fit(say(message("screen.connecting", text=where), lang),
+    # Isolated like every argument, a path keeps its slashes in any sentence.
+    text.draw(surface, text.fit(say(message("screen.connecting", text=socket_path), lang),
                                 (width // 10, height * 3 // 5, width * 8 // 10, height // 12),
                                 max_size=60, min_size=10, colour=theme.INK_DIM, lang=lang))

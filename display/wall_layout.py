@@ -18,11 +18,10 @@ from functools import partial
 from typing import Any
 
 from display import text, theme
-from display.names import names, seat_name
+from display.names import names, say, seat_name
 from display.table_layout import TilePlace
 from display.text import Text
 from roundhouse.messages import message
-from roundhouse.render import render
 from roundhouse.view import View
 from roundhouse.vocabulary import tile_pips
 
@@ -102,7 +101,7 @@ def _fitters(view: View) -> tuple[Any, Any]:
 
 def _say(view: View, message_id: str, **args: Any) -> str:
     """One of the wall's words, in the wall's language."""
-    return render(message(message_id, **args), _language(view), _names(view))
+    return say(message(message_id, **args), _language(view), _names(view))
 
 
 def _title(view: View, rect: Rect, texts: list[Text]) -> None:
@@ -206,8 +205,12 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     # stand at least a fifth of their size apart (edge to edge, "29162313" read as one
     # number and a Persian "Total" and "Place" as one phrase).
     side = max(pad, -(-key_size // 10))
-    total_w = min(w * 14 // 100, text.text_width("888", key_size) + 2 * side + 2 * pad)
-    place_w = min(w * 11 // 100, text.text_width("14th", key_size) + 2 * side + 2 * pad)
+    rtl = text.reads_rtl(lang)
+    widest = max(text.text_width(text.numerals(888, lang), key_size, rtl),
+                 text.text_width("888", key_size))
+    total_w = min(w * 14 // 100, widest + 2 * side + 2 * pad)
+    place_w = min(w * 11 // 100, max(text.text_width(_place(14, lang), key_size, rtl),
+                                     text.text_width("14th", key_size)) + 2 * side + 2 * pad)
     tiles_w = w * 12 // 100 if board.tiles else 0
     name_w = w * 20 // 100
     round_w = (w - name_w - tiles_w - total_w - place_w) // max(1, rounds)
@@ -225,10 +228,10 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     head = (head_h - 2 * pad)
     head_side = max(pad, -(-head // 9))
 
+    headings: list[tuple[str, Rect, str]] = []
+
     def heading(label: str, hx: int, hw: int, align: str = "center") -> None:
-        texts.append(fit(label, (hx + head_side, y + pad, hw - 2 * head_side, head),
-                         max_size=70,
-                              min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
+        headings.append((label, (hx + head_side, y + pad, hw - 2 * head_side, head), align))
 
     heading(_say(view, "screen.player"), x, name_w, "left")
     for r in range(rounds):
@@ -303,21 +306,32 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
             (place_x + side, ry + pad, place_w - 2 * side, inner_h),
             theme.GOLD if places[i] == 1 and not lit else ink)
     # Each name as large as it fits: one long name does not shrink the others.
-    cap = max(MIN_TEXT, fit_column(columns["total"], max_size=130, min_size=MIN_TEXT,
-                                        colours=colours["total"])[0].size * 4 // 5)
-    texts += [fit(name, box, max_size=cap, min_size=MIN_TEXT, colour=colour, align="left")
-              for (name, box), colour in zip(columns["name"], colours["name"], strict=True)]
-    texts += fit_column(columns["score"], max_size=90, min_size=MIN_TEXT - 4,
-                             colours=colours["score"])
+    totals_fitted = fit_column(columns["total"], max_size=130, min_size=MIN_TEXT,
+                               colours=colours["total"])
+    key = totals_fitted[0].size if totals_fitted else 130
+    cap = max(MIN_TEXT, key * 4 // 5)
+    named = [fit(name, box, max_size=cap, min_size=MIN_TEXT, colour=colour, align="left")
+             for (name, box), colour in zip(columns["name"], colours["name"], strict=True)]
+    texts += named
+    # A round's scores never outsize the totals beside them (on the 800x480 wall the
+    # totals stood smaller than the scores).
+    texts += fit_column(columns["score"], max_size=min(90, key), min_size=MIN_TEXT - 4,
+                        colours=colours["score"])
     texts += fit_column(columns["tiles"], max_size=110, min_size=MIN_TEXT,
-                             colours=colours["tiles"])
+                        colours=colours["tiles"])
     texts += fit_column(columns["alarm"], max_size=90, min_size=MIN_TEXT - 4,
-                             colours=colours["alarm"])
+                        colours=colours["alarm"])
     for column in ("total", "place"):
-        fitted = fit_column(columns[column], max_size=130, min_size=MIN_TEXT,
-                                 colours=colours[column])
+        fitted = totals_fitted if column == "total" else fit_column(
+            columns[column], max_size=130, min_size=MIN_TEXT, colours=colours[column])
         texts += fitted
         keys += fitted
+    # The headings label the columns: never larger than the names they head ("Player"
+    # stood twice the names' size at 800x480).
+    least_name = min((t.size for t in named), default=70)
+    for label, box, align in headings:
+        texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(70, least_name)),
+                         min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
 
 
 def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Chart:
@@ -387,10 +401,10 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     fit, _ = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect
-    # Each name closed against the wall's direction: a list of Latin names on an Arabic
-    # wall then runs right to left like the wall, not as one left-to-right phrase.
+    # Each name isolated: a list of Latin names on an Arabic wall then runs right to left
+    # like the wall, not as one left-to-right phrase.
     said = names(view, lang)
-    joined = [said[i] for i, s in enumerate(view.seats) if s.joined]
+    joined = [text.isolated(said[i]) for i, s in enumerate(view.seats) if s.joined]
     texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view.seats)),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))
@@ -402,7 +416,7 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
 def prompt_text(view: View) -> str | None:
     """The prompt in the wall's language."""
     prompt: Any = view.prompt
-    return None if prompt is None else render(prompt, _language(view), _names(view))
+    return None if prompt is None else say(prompt, _language(view), _names(view))
 
 
 def layout(view: View, size: tuple[int, int]) -> WallLayout:

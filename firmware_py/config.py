@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from roundhouse import tablefile
 from roundhouse.errors import RoundhouseError
 from roundhouse.render import DEFAULT_LANGUAGE, languages
 from roundhouse.tablefile import DEFAULT_SOCKET
@@ -499,7 +500,15 @@ class _Parser:
         return rules, tuple(presets)
 
     def display(self, data: Mapping[str, Any]) -> DisplayConfig:
-        self.unknown(data, ("table", "wall"), "display")
+        self.unknown(data, ("table", "wall", "speech", "sleep"), "display")
+        # The screens read their speech and sleep settings themselves (roundhouse.tablefile);
+        # checked here too, so check-config names a mistake in them.
+        for read in (tablefile.speech_from, tablefile.sleep_from):
+            try:
+                read({"display": data})
+            except tablefile.TableFileError as err:
+                key, _, text = str(err).partition(" ")
+                self.problem(key.rstrip(":"), text)
         defaults = {"table": ScreenConfig(1280, 800, True),
                     "wall": ScreenConfig(1920, 1080, True)}
         screens: dict[str, ScreenConfig] = {}

@@ -39,7 +39,8 @@ KEYWORDS = {
     "refusal": ((1, "c"), 3),
     "refusal_n": ((1, "c"), 3, 4),
 }
-PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+# "{train}", or "{train@genitive}": the argument in a grammatical case the sentence needs.
+PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:@[a-z]+)?\}")
 
 
 def extract() -> Catalog:

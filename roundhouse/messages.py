@@ -23,6 +23,13 @@ LIST_SEPARATOR = say("language.list_separator", ", ")
 SEAT_NUMBERED = say("seat.numbered", "seat {number}")
 TRAIN_MEXICAN = say("train.mexican", "the Mexican train")
 TRAIN_OF_SEAT = say("train.seat", "{seat}'s train")
+# The same titles in the genitive, for the catalogues whose sentences need that case: a
+# catalogue writes "{train@genitive}" where its sentence takes the train in the genitive
+# ("ant Eli traukinio"); English says them as above.
+# Translators: a train's title in the genitive case, where the language has one.
+TRAIN_MEXICAN_GENITIVE = say("train.mexican@genitive", "the Mexican train")
+# Translators: a train's title in the genitive case, where the language has one.
+TRAIN_OF_SEAT_GENITIVE = say("train.seat@genitive", "{seat}'s train")
 PAD_MEXICAN = say("pad.mexican", "the Mexican train's pad")
 PAD_OF_SEAT = say("pad.seat", "{seat}'s pad")
 PAD_NAMED = say("pad.named", "{text}'s pad")
@@ -211,6 +218,10 @@ SCREEN_POINTS = say_n("screen.points", "{n} pt", "{n} pts")
 SCREEN_ONE_TILE = say("screen.one_tile", "ONE TILE!")
 SCREEN_YOUR_TURN = say("screen.your_turn", "YOUR TURN")
 SCREEN_JOINED = say("screen.joined", "joined")
+# What a seat must do between rounds, in its own panel (the hub speaks one language).
+SCREEN_SHOW_TILES = say("screen.show_tiles", "Tap your tiles on your pad, then PASS")
+SCREEN_HOLD_NEXT = say("screen.hold_next", "Hold DRAW for the next round")
+SCREEN_HOLD_NEW_GAME = say("screen.hold_new_game", "Hold DRAW for a new game")
 SCREEN_MARKER_OUT = say("screen.marker_out", "Put your marker out")
 SCREEN_MARKER_BACK = say("screen.marker_back", "Take your marker back")
 SCREEN_WAITING = say_n(
@@ -252,3 +263,15 @@ WEB_WINS = say("web.wins", "Wins")
 WEB_TABLES_ONLINE = say_n("web.tables_online", "{n} table online", "{n} tables online")
 # Under the wall's QR code of the phone page.
 WEB_SCAN = say("web.scan", "Scan to follow the game on your phone")
+
+# --- spoken announcements (roundhouse.speech; read aloud, never shown) -----------------
+# Translators: a double tile read aloud, {value} its number ("double twelve").
+SPEECH_DOUBLE = say("speech.double", "double {value}")
+# Translators: a tile read aloud by its two numbers ("twelve five").
+SPEECH_TILE = say("speech.tile", "{a} {b}")
+SPEECH_TURN = say("speech.turn", "{seat}, your turn")
+SPEECH_SATISFY = say("speech.satisfy", "{seat}, satisfy the {tile}")
+SPEECH_ONE_TILE = say("speech.one_tile", "{seat}: one tile!")
+SPEECH_ROUND_OVER = say("speech.round_over", "Round {round} is over. {seat} went out")
+SPEECH_ROUND_BLOCKED = say("speech.round_blocked", "Round {round} is over: it is blocked")
+SPEECH_WINNER = say("speech.winner", "Game over. {seat} wins")

@@ -15,6 +15,7 @@ This module imports nothing of the project outside `roundhouse`, so the screens 
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -23,8 +24,8 @@ from roundhouse import messages as m
 from roundhouse.message import TEMPLATES, Arg, Message, is_seat, is_train
 from roundhouse.vocabulary import DEFAULT_LANGUAGE, MEXICAN
 
-__all__ = ["DEFAULT_LANGUAGE", "digits", "direction", "language_name", "languages",
-           "number", "render"]
+__all__ = ["DEFAULT_LANGUAGE", "FSI", "PDI", "clean", "digits", "direction", "language_name",
+           "languages", "number", "render"]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 
@@ -81,16 +82,38 @@ def number(value: int, lang: str) -> str:
     return digits(str(value), lang)
 
 
-def render(message: Message | None, lang: str, names: Sequence[str] = ()) -> str:
+# First strong isolate and pop directional isolate (Unicode's bidi isolates).
+FSI, PDI = "\u2068", "\u2069"
+# What a name or a text argument may not carry into a sentence: bidi embeddings,
+# overrides and isolates (an unpaired one would reorder the rest of the sentence), the
+# direction marks (the isolate around it does their work) and control characters (a
+# line break, a tab, a NUL from a configuration file).
+_UNSAFE = dict.fromkeys([*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x200E, 0x200F,
+                         0x061C, *range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def clean(text: str) -> str:
+    """`text` without bidi controls and control characters: what a screen may write."""
+    return text.translate(_UNSAFE)
+
+
+def render(message: Message | None, lang: str, names: Sequence[str] = (),
+           *, isolate: bool = False) -> str:
     """The sentence of `message` in language `lang`; `names` are the view's seat names by
-    position (a seat without one is said "seat N"). `None` says nothing: ""."""
+    position (a seat without one is said "seat N"). `None` says nothing: "".
+
+    With `isolate` (the screens), every argument is set in the sentence between Unicode
+    bidi isolates (U+2068 ... U+2069), and names and texts lose any bidi controls of
+    their own: a Persian name in an English sentence, a Latin one or a path in a Persian
+    sentence, keep their own order and leave the sentence's alone."""
     if message is None:
         return ""
-    text = _say(message, lang, names)
+    text = _say(message, lang, names, isolate)
     first = _first_argument(message, lang)
     if first is not None and _said_by_default(first, message.get(first), names):
         # "seat 2 must draw" opens a sentence: "Seat 2 must draw".
-        text = text[:1].upper() + text[1:]
+        at = len(text) - len(text.lstrip(FSI))
+        text = text[:at] + text[at:at + 1].upper() + text[at + 1:]
     return text
 
 
@@ -99,17 +122,36 @@ def _first_argument(message: Message, lang: str) -> str | None:
     if message.id not in TEMPLATES:
         return None
     template = _template(message.id, lang, message.get("n"))
-    return template[1 : template.find("}")] if template.startswith("{") else None
+    return template[1 : template.find("}")].split("@")[0] if template.startswith("{") else None
 
 
-def _say(message: Message, lang: str, names: Sequence[str]) -> str:
+def _say(message: Message, lang: str, names: Sequence[str], isolate: bool = False) -> str:
     """A message as said inside a sentence: no capital letter of its own."""
     if message.id not in TEMPLATES:
         # A service of another version than this screen's: show the id, never crash.
         return message.id
     template = _template(message.id, lang, message.get("n"))
-    shown = _Arguments({key: _argument(key, value, lang, names) for key, value in message.args})
-    return template.format_map(shown)
+    said = {key: _argument(key, value, lang, names, isolate) for key, value in message.args}
+    # A catalogue may ask for an argument in a grammatical case: "{train@genitive}".
+    args = dict(message.args)
+    for key, case in _CASED.findall(template):
+        if key in args:
+            said[f"{key}@{case}"] = _argument(key, args[key], lang, names, isolate, case)
+    if isolate:
+        said = {key: f"{FSI}{value}{PDI}" for key, value in said.items()}
+    return template.format_map(_Arguments(said))
+
+
+# A placeholder with a grammatical case: "{train@genitive}".
+_CASED = re.compile(r"\{([a-z_]+)@([a-z]+)\}")
+
+
+def _in_case(said: Message, case: str | None) -> Message:
+    """A message said inside a sentence (a train's title, a pad) as the message of the
+    case the sentence asks for (`train.seat@genitive`), where there is one."""
+    if case and f"{said.id}@{case}" in TEMPLATES:
+        return Message(f"{said.id}@{case}", said.args)
+    return said
 
 
 class _Arguments(dict[str, str]):
@@ -126,22 +168,25 @@ def _said_by_default(key: str, value: Arg, names: Sequence[str]) -> bool:
     return is_seat(key) and not (isinstance(value, int) and 0 <= value < len(names))
 
 
-def _argument(key: str, value: Arg, lang: str, names: Sequence[str]) -> str:
+def _argument(key: str, value: Arg, lang: str, names: Sequence[str],
+              isolate: bool = False, case: str | None = None) -> str:
     if isinstance(value, Message):
-        return _say(value, lang, names)
+        return _say(_in_case(value, case), lang, names, isolate)
     if isinstance(value, list | tuple):
         separator = _template(m.LIST_SEPARATOR, lang, None)
-        return separator.join(_argument(key, item, lang, names) for item in value)
+        items = (_argument(key, item, lang, names, isolate) for item in value)
+        return separator.join(f"{FSI}{item}{PDI}" if isolate else item for item in items)
     if is_seat(key) and isinstance(value, int) and not isinstance(value, bool):
         if 0 <= value < len(names):
-            return names[value]
-        return _say(m.message(m.SEAT_NUMBERED, number=value), lang, names)
+            return clean(names[value]) if isolate else names[value]
+        return _say(m.message(m.SEAT_NUMBERED, number=value), lang, names, isolate)
     if is_train(key):
         if str(value) == MEXICAN:
-            return _say(m.message(m.TRAIN_MEXICAN), lang, names)
+            return _say(_in_case(m.message(m.TRAIN_MEXICAN), case), lang, names, isolate)
         if isinstance(value, int | str) and str(value).isdigit():
-            return _say(m.message(m.TRAIN_OF_SEAT, seat=int(value)), lang, names)
+            title = m.message(m.TRAIN_OF_SEAT, seat=int(value))
+            return _say(_in_case(title, case), lang, names, isolate)
     if isinstance(value, int) and not isinstance(value, bool):
         return number(value, lang)
     # Tiles keep their pips; text arguments (tags, a reader's reason) are shown as given.
-    return str(value)
+    return clean(str(value)) if isolate else str(value)

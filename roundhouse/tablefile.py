@@ -1,13 +1,17 @@
 """What a screen or a club service reads of the table's configuration file: where the
-table's view socket is (and how the table's database is known as its own). The service
-itself reads and checks the whole file (firmware_py.config); a screen needs this one
-path and none of the rest.
+table's view socket is (and how the table's database is known as its own), and the
+screens' own settings (`[display.speech]`, `[display.sleep]`). The service itself reads
+and checks the whole file (firmware_py.config, which checks those two tables with the
+readers here); a screen needs these and none of the rest.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from roundhouse.errors import RoundhouseError
 
@@ -49,18 +53,22 @@ class TableFileError(RoundhouseError):
     """A configuration file that does not say where the view socket is."""
 
 
-def view_socket(config: Path) -> Path:
-    """The socket `[service] socket` names (relative to the file's folder), else the
-    default one."""
+def _load(config: Path) -> dict[str, Any]:
     try:
         with config.open("rb") as fp:
-            data = tomllib.load(fp)
+            return tomllib.load(fp)
     except FileNotFoundError:
         raise TableFileError(f"{config}: no such file") from None
     except OSError as err:
         raise TableFileError(f"{config}: cannot be read: {err.strerror}") from None
     except tomllib.TOMLDecodeError as err:
         raise TableFileError(f"{config}: not a TOML file: {err}") from None
+
+
+def view_socket(config: Path) -> Path:
+    """The socket `[service] socket` names (relative to the file's folder), else the
+    default one."""
+    data = _load(config)
     service = data.get("service", {})
     value = service.get("socket") if isinstance(service, dict) else None
     if value is None:
@@ -68,3 +76,85 @@ def view_socket(config: Path) -> Path:
     if not isinstance(value, str) or not value:
         raise TableFileError(f"{config}: service.socket must be a file path")
     return config.resolve().parent / Path(value).expanduser()
+
+
+@dataclass(frozen=True)
+class SpeechSettings:
+    """`[display.speech]`: what the speech view says aloud."""
+
+    enabled: bool = True  # false: the speech view stays silent
+    quiet: frozenset[str] = frozenset()  # seats (by name) whose own news is not spoken
+    rate: int = 160  # words a minute
+
+
+@dataclass(frozen=True)
+class SleepSettings:
+    """`[display.sleep]`: when the screens dim and blank with no game in play."""
+
+    dim_after_s: float = 600.0  # 0: never
+    blank_after_s: float = 900.0  # 0: never
+    dim_to: float = 0.25  # the share of the picture's brightness left when dimmed
+
+
+def _section(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    display = data.get("display", {})
+    section = display.get(name, {}) if isinstance(display, Mapping) else {}
+    if not isinstance(section, Mapping):
+        raise TableFileError(f"display.{name} must be a table")
+    return section
+
+
+def _number(section: Mapping[str, Any], key: str, where: str, default: float,
+            low: float, high: float) -> float:
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+            low <= value <= high):
+        raise TableFileError(f"{where}.{key} must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+SPEECH_KEYS = ("enabled", "quiet", "rate")
+SLEEP_KEYS = ("dim_after_s", "blank_after_s", "dim_to")
+
+
+def speech_from(data: Mapping[str, Any]) -> SpeechSettings:
+    """The speech settings of a parsed configuration file; TableFileError names a wrong
+    key or value."""
+    section = _section(data, "speech")
+    for key in section:
+        if key not in SPEECH_KEYS:
+            raise TableFileError(f"display.speech.{key}: unknown key (expected one of "
+                                 f"{', '.join(SPEECH_KEYS)})")
+    enabled = section.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise TableFileError("display.speech.enabled must be true or false")
+    quiet = section.get("quiet", [])
+    if not isinstance(quiet, list) or not all(isinstance(q, str) for q in quiet):
+        raise TableFileError('display.speech.quiet must be a list of seat names, e.g. ["Bo"]')
+    rate = _number(section, "rate", "display.speech", 160, 80, 450)
+    return SpeechSettings(enabled, frozenset(quiet), int(rate))
+
+
+def sleep_from(data: Mapping[str, Any]) -> SleepSettings:
+    """The sleep settings of a parsed configuration file; TableFileError names a wrong
+    key or value."""
+    section = _section(data, "sleep")
+    for key in section:
+        if key not in SLEEP_KEYS:
+            raise TableFileError(f"display.sleep.{key}: unknown key (expected one of "
+                                 f"{', '.join(SLEEP_KEYS)})")
+    day = 24 * 3600
+    dim = _number(section, "dim_after_s", "display.sleep", 600, 0, day)
+    blank = _number(section, "blank_after_s", "display.sleep", 900, 0, day)
+    share = _number(section, "dim_to", "display.sleep", 0.25, 0, 1)
+    if dim and blank and blank < dim:
+        raise TableFileError("display.sleep.blank_after_s must not come before dim_after_s")
+    return SleepSettings(dim, blank, share)
+
+
+def speech_settings(config: Path) -> SpeechSettings:
+    return speech_from(_load(config))
+
+
+def sleep_settings(config: Path) -> SleepSettings:
+    return sleep_from(_load(config))

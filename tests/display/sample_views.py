@@ -3,6 +3,8 @@ a test), drawn as the typed views the screens take."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from roundhouse.view import View
@@ -13,3 +15,24 @@ def as_view(view: View | dict[str, Any]) -> View:
     if isinstance(view, View):
         return view
     return View.from_json({"seq": 1, **view})
+
+
+_ISOLATES = str.maketrans("", "", "\u2066\u2067\u2068\u2069")
+
+
+def plain(words: str) -> str:
+    """Words as read: the screens set every argument of a sentence between bidi isolates,
+    which draw as nothing."""
+    return words.translate(_ISOLATES)
+
+
+_VIEWS = Path(__file__).resolve().parents[1] / "views"
+
+
+def load(name: str) -> dict[str, Any]:
+    """A sample view of tests/views/ as the JSON the socket carries."""
+    return json.loads((_VIEWS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def all_view_names() -> list[str]:
+    return sorted(p.stem for p in _VIEWS.glob("*.json"))

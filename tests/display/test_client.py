@@ -316,7 +316,9 @@ def test_a_burst_of_views_is_drawn_at_the_capped_rate_ending_on_the_newest(tmp_p
         wait_for(lambda: follower.redraws == 1)
         start = time.monotonic()
         for seq in range(2, 62):
-            server.send(line(sample(seq)))
+            burst = sample(seq)
+            burst["boneyard"] = seq  # each view shows something new
+            server.send(line(burst))
             time.sleep(0.005)
         sent = time.monotonic() - start
         # The view is taken before it is drawn and shown: wait for the screen.

@@ -4,16 +4,19 @@ and rejection in the seat's, the wall in its own, `--lang` for a screen of its o
 from __future__ import annotations
 
 import pygame
-from sample_views import as_view
+import pytest
+from sample_views import as_view, plain
 
 from display.client import in_language
 from display.table_layout import layout as table_layout
 from display.wall_layout import layout as wall_layout
+from roundhouse.messages import message
 
 
 def said(lay, rect=None) -> str:
     box = pygame.Rect(rect) if rect else None
-    return " ".join(" ".join(t.lines) for t in lay.texts if box is None or box.contains(t.box))
+    return plain(" ".join(" ".join(t.lines) for t in lay.texts
+                          if box is None or box.contains(t.box)))
 
 
 def test_the_wall_speaks_its_own_language(view):
@@ -55,7 +58,7 @@ def test_each_panel_speaks_its_seats_language(view):
         seat["language"] = lang
     lay = table_layout(as_view(sample), (1280, 800))
     panels = {p.seat: p for p in lay.panels}
-    tiles = {0: "مهره", 1: "قطع", 2: "kauliuk", 3: "πέτρ"}
+    tiles = {0: "دومینو", 1: "قطع", 2: "plytel", 3: "πέτρ"}
     for seat, word in tiles.items():
         assert word in said(lay, panels[seat].rect), (seat, said(lay, panels[seat].rect))
     # The turn's panel says so in its own words, and its points in its own digits.
@@ -69,7 +72,7 @@ def test_the_walls_own_words_are_in_its_language(view):
     sample = view("game_over_8")
     sample["wall_language"] = "el"
     words = said(wall_layout(as_view(sample), (1920, 1080)))
-    assert "Τέλος παιχνιδιού: κερδίζει ο/η Bo" in words
+    assert "Τέλος παιχνιδιού. Κερδίζει: Bo" in words
 
 
 def test_the_waiting_screen_speaks_the_screens_language(monkeypatch):
@@ -92,3 +95,53 @@ def test_the_walls_scores_and_places_are_in_its_languages_digits(view):
     best = sample["totals"][sample["ranking"][0]]
     assert "".join("۰۱۲۳۴۵۶۷۸۹"[int(d)] for d in str(best)) in persian
     assert "1st" not in persian
+
+
+LANGS = ("en", "fa", "ar", "lt", "el", "te", "en", "fa")
+
+
+def _mixed(sample):
+    for i, seat in enumerate(sample["seats"]):
+        seat["language"] = LANGS[i % len(LANGS)]
+    return sample
+
+
+def _panel(lay, seat):
+    panel = next(p for p in lay.panels if p.seat == seat)
+    box = pygame.Rect(panel.rect)
+    return panel, [t for t in lay.texts if box.contains(t.box)]
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_each_seat_still_to_show_its_tiles_is_told_in_its_language_facing_it(size, view):
+    """In an 8-seat mixed reveal the one Arabic seat still to act was told in English, in
+    the hub facing the bottom edge: now each such seat reads it in its own panel."""
+    from roundhouse.render import render
+
+    sample = _mixed(view("reveal_8"))
+    lay = table_layout(as_view(sample), size)
+    for seat, shown in enumerate(sample["revealed"]):
+        lang = sample["seats"][seat]["language"]
+        told = render(message("screen.show_tiles"), lang)
+        panel, mine = _panel(lay, seat)
+        said = [t for t in mine if plain(" ".join(t.lines)).replace("  ", " ") == told
+                or told.startswith(plain(t.lines[0]))]
+        if shown is None:
+            assert said, (seat, lang, [t.lines for t in mine])
+            assert all(t.angle == panel.angle for t in said)
+            assert not any("…" in ln for t in said for ln in t.lines)
+        else:
+            assert not said, (seat, lang)
+
+
+@pytest.mark.parametrize(("name", "message_id"), [("summary_8", "screen.hold_next"),
+                                                   ("game_over_8", "screen.hold_new_game")])
+def test_every_seat_is_told_how_to_go_on_in_its_language(name, message_id, view):
+    from roundhouse.render import render
+
+    sample = _mixed(view(name))
+    lay = table_layout(as_view(sample), (1920, 1080))
+    for seat, info in enumerate(sample["seats"]):
+        told = render(message(message_id), info["language"])
+        _, mine = _panel(lay, seat)
+        assert any(told.startswith(plain(t.lines[0])) for t in mine), (seat, told)

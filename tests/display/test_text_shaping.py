@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from sample_views import plain
 
 from display import shaping, text
 from display.shaping import DEFAULT, DEJAVU, TELUGU
@@ -198,18 +199,17 @@ def test_marks_above_the_line_leave_the_letters_on_the_baseline():
     assert bottoms(marked, marked_above) == bottoms(plain, plain_above)
 
 
-def test_a_name_is_closed_only_against_a_sentence_of_the_other_direction():
-    assert text.isolated("Bo", "en") == "Bo"
-    assert text.isolated("علی", "fa") == "علی"
-    assert text.isolated("فرشته", "en") == "\u200fفرشته\u200f\u200e"
-    assert text.isolated("Ali", "fa") == "\u200eAli\u200e\u200f"
-    # The marks keep "4" beside the name it follows, after it in the reading order...
-    assert shaping.shown(text.isolated("فرشته", "en") + " 4", False).endswith(" 4")
+def test_a_name_is_set_between_isolates():
+    assert text.isolated("Bo") == "\u2068Bo\u2069"
+    # A name's own bidi controls and control characters never reach the sentence.
+    assert text.isolated("Al\u2069i\u202e\n") == "\u2068Ali\u2069"
+    # The isolates keep "4" beside the name it follows, after it in the reading order...
+    assert plain(shaping.shown(text.isolated("فرشته") + " 4", False)).endswith(" 4")
     assert shaping.shown("فرشته 4", False).startswith("4 ")
     # ... and a path's slashes with the path, in a Persian sentence.
     path = "/run/roundhouse/view.sock"
-    said = f"در حال اتصال به {text.isolated(path, 'fa')}"
-    assert path in shaping.shown(said, True)
+    said = f"در حال اتصال به {text.isolated(path)}"
+    assert path in plain(shaping.shown(said, True))
     assert path not in shaping.shown(f"در حال اتصال به {path}", True)
 
 

@@ -4,7 +4,7 @@ summary and the end, tile counts and "one tile!", the prompt at every table size
 
 import pygame
 import pytest
-from sample_views import as_view
+from sample_views import as_view, plain
 
 from display import text, theme, wall_screen
 from display.wall_layout import layout
@@ -15,7 +15,7 @@ SIZES = ((1920, 1080), (1080, 1920), (1280, 800), (800, 480))
 
 
 def said(lay) -> list[str]:
-    return [line for t in lay.texts for line in t.lines]
+    return [plain(line) for t in lay.texts for line in t.lines]
 
 
 def row_texts(lay, sample, seat: int) -> list[str]:
@@ -159,7 +159,8 @@ def test_the_prompt_stays_readable_up_to_fourteen_seats(seats, size, view):
     lay = layout(as_view(sample), size)
     names = [s["name"] for s in sample["seats"]]
     assert lay.prompt is not None
-    assert " ".join(lay.prompt.lines) == render(Message.from_json(sample["prompt"]), "en", names)
+    said = render(Message.from_json(sample["prompt"]), "en", names)
+    assert plain(" ".join(lay.prompt.lines)) == said
     assert lay.prompt.size >= max(14, size[1] // 40)
     assert text.fits(lay.prompt)
 
@@ -169,8 +170,29 @@ def test_the_wall_s_new_words_are_in_the_wall_s_language(view):
     sample["wall_language"] = "lt"
     words = said(layout(as_view(sample), (1920, 1080)))
     out = sample["seats"][sample["went_out"]]["name"]
-    assert words[0] == f"Ratas {sample['round']} baigtas: {out} išėjo"
-    assert "Kauliukai" in words
+    assert words[0] == f"Raundas {sample['round']} baigtas: {out} išėjo"
+    assert "Plytelės" in words
     summary = view("summary_8")
     summary["wall_language"] = "lt"
-    assert "Sumos po kiekvieno rato" in said(layout(as_view(summary), (1920, 1080)))
+    assert "Sumos po kiekvieno raundo" in said(layout(as_view(summary), (1920, 1080)))
+
+
+@pytest.mark.parametrize("name", ["game_over_2", "game_over_8", "game_over_14", "summary_8"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_board_reads_names_and_totals_before_its_headings(name, size, view):
+    """On the 800x480 wall at game over "Player" was the largest text, the names half
+    its size and the totals smaller than the rounds' scores."""
+    from display.names import seat_name
+
+    sample = view(name)
+    lay = layout(as_view(sample), size)
+    parsed = as_view(sample)
+    names = {seat_name(parsed, i, "en") for i in range(len(sample["seats"]))}
+    sized = {" ".join(t.lines): t.size for t in lay.texts}
+    heading = sized["Player"]
+    assert all(heading <= sized[n] for n in names if n in sized)
+    totals = [t for t in lay.key_numbers if t.lines[0].isdigit()]
+    rows = {t.box[1] for t in totals}
+    scores = [t.size for t in lay.texts if t not in lay.key_numbers
+              and t.lines[0].isdigit() and t.box[1] in rows]
+    assert scores and max(scores) <= min(t.size for t in totals)

@@ -57,9 +57,11 @@ def test_the_installed_catalogue_is_compiled_from_its_po(lang: str):
 
 def test_plural_forms_are_chosen_by_the_count():
     tiles = [render.render(message("screen.tiles", n=n), "ar") for n in (0, 1, 2, 3, 11, 100)]
-    assert tiles == ["٠ قطعة", "قطعة واحدة", "قطعتان", "٣ قطع", "١١ قطعة", "١٠٠ قطعة"]
+    # The count is always written as a numeral, 1 and 2 too: a panel says "١ قطعة" beside
+    # its state "قطعة واحدة!", not "one tile" twice.
+    assert tiles == ["٠ قطعة", "١ قطعة", "٢ قطعتان", "٣ قطع", "١١ قطعة", "١٠٠ قطعة"]
     tiles = [render.render(message("screen.tiles", n=n), "lt") for n in (1, 2, 10, 21, 22)]
-    assert tiles == ["1 kauliukas", "2 kauliukai", "10 kauliukų", "21 kauliukas", "22 kauliukai"]
+    assert tiles == ["1 plytelė", "2 plytelės", "10 plytelių", "21 plytelė", "22 plytelės"]
 
 
 def test_numbers_use_the_languages_digits_and_tiles_keep_their_pips():
@@ -131,3 +133,41 @@ def test_the_runtime_reads_the_catalogues_with_the_standard_library():
     assert greek.pgettext("rules.boneyard_empty", "The boneyard is empty.") == (
         "Το αποθεματικό άδειασε."
     )
+
+
+def _translations(lang: str) -> str:
+    from babel.messages.pofile import read_po
+
+    with (catalogues.LOCALE_DIR / f"{lang}.po").open("rb") as fp:
+        catalogue = read_po(fp)
+    said = []
+    for entry in catalogue:
+        forms = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        said += [f for f in forms if f]
+    return "\n".join(said)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fa", ["مهره", "جمع در هر دور"]),  # the tile is a دومینو; the chart's totals run on
+    ("lt", ["kauliuk", "Kauliuk", "Ratas", "ratas", "rato ", "ratą"]),  # plytelė, raundas
+    ("el", ["ο/η", "Ο/Η", "του/της", "ΠΑΙΖΕΤΕ", "Μπήκαν", "ανά γύρο"]),
+    ("ar", ["انقر", "نقر"]),  # a tile is passed over a pad, not clicked
+    ("te", ["{n} ఆటగాడు ఆడలేరు", "{joined} నిండాయి"]),  # no plural verb after one
+])
+def test_the_words_that_read_wrong_are_gone(lang, words):
+    said = _translations(lang)
+    for word in words:
+        assert word not in said, f"{lang}: {word!r}"
+
+
+def test_a_catalogue_says_a_train_in_the_case_its_sentence_needs():
+    """Lithuanian puts a train after "ant" in the genitive: "ant Eli traukinio"."""
+    prompt = message("prompt.satisfy", seat=0, tile="5-5", train="1")
+    assert render.render(prompt, "lt", ["Bo", "Eli"]) == (
+        "Bo: patenkinkite dvigubą 5-5 ant Eli traukinio")
+    assert render.render(message("rules.no_match", end=6, train="mexican"), "lt") == (
+        "Ši plytelė netinka prie atviro Meksikos traukinio 6 galo.")
+    # English and the screens' isolates are unaffected.
+    assert render.render(prompt, "en", ["Bo", "Eli"]) == "Bo: satisfy the 5-5 on Eli's train"
+    isolated = render.render(prompt, "lt", ["Bo", "Eli"], isolate=True)
+    assert isolated.count("\u2068") == isolated.count("\u2069") > 0
