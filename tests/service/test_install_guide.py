@@ -51,9 +51,9 @@ def copies() -> list[tuple[str, str]]:
     return found
 
 
-def sysusers_groups() -> set[str]:
+def sysusers_groups(user: str = "roundhouse") -> set[str]:
     text = (ROOT / "systemd" / "sysusers.d" / "roundhouse.conf").read_text()
-    return set(re.findall(r"^m roundhouse (\S+)$", text, re.M))
+    return set(re.findall(rf"^m {re.escape(user)} (\S+)$", text, re.M))
 
 
 def test_every_file_the_guide_copies_is_shipped():
@@ -120,7 +120,7 @@ def test_the_unit_starts_what_the_guide_installed():
     # what the service reaches.
     assert set(unit.words("SupplementaryGroups")) <= sysusers_groups()
     display = read_unit(ROOT / "systemd" / "roundhouse-display@.service")
-    assert set(display.words("SupplementaryGroups")) <= sysusers_groups()
+    assert set(display.words("SupplementaryGroups")) <= sysusers_groups(display.last("User"))
 
 
 def test_the_pads_the_guide_probes_are_named_by_the_shipped_pads_rules():
