@@ -59,6 +59,10 @@ class BuildEngine(build_ext):
             super().run()
         except Exception as err:  # no compiler, no Python headers
             self.fall_back(err)
+            # Not a mix of compiled and pure modules: drop what was built before the
+            # failure, so the build's files hold only the pure engine.
+            for ext in self.extensions:
+                Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
 
     @staticmethod
     def fall_back(err: Exception) -> None:
