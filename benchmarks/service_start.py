@@ -148,7 +148,7 @@ def resume_times(folder: Path) -> list[float]:
         times.append(time.perf_counter() - started)
         view = service.table.view()
         service.stop()
-        assert view["phase"] == "game_over", view["phase"]
+        assert view.phase == "game_over", view.phase
         shutil.rmtree(copy)
     return times
 

@@ -56,8 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args[0] == "--version":
         from firmware_py import __version__
+        from firmware_py.rules import BUILD
 
-        print(f"roundhouse {__version__}")
+        print(f"roundhouse {__version__} (rules engine: {BUILD})")
         return 0
     name = args[0]
     if name not in COMMANDS:

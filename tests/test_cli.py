@@ -33,3 +33,16 @@ def test_output_cut_short_by_the_reader_is_not_a_traceback(tmp_path):
         shell=True, capture_output=True, text=True,
     )
     assert "Traceback" not in proc.stderr
+
+
+def test_version_says_whether_the_engine_runs_compiled(capsys):
+    import importlib.util
+
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    # The engine module the interpreter loads is the .py file, or mypyc's extension.
+    origin = importlib.util.find_spec("firmware_py.rules.engine").origin
+    build = "pure" if origin.endswith(".py") else "compiled"
+    from roundhouse import __version__
+
+    assert out == f"roundhouse {__version__} (rules engine: {build})\n"

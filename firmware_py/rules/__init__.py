@@ -1,8 +1,10 @@
-"""The Mexican Train rules engine: pure Python, no I/O, no hardware, no pygame.
+"""The Mexican Train rules engine: no I/O, no hardware, no pygame; Python, compiled by
+mypyc where the build could (`BUILD`), pure where not, playing the same either way.
 
 docs/engine.md describes the interface; docs/rules.md the rules it implements.
 """
 
+from firmware_py.rules import engine as _engine
 from firmware_py.rules.actions import (
     MEXICAN,
     Action,
@@ -39,7 +41,11 @@ from firmware_py.rules.state import State, apply, new_game
 from firmware_py.rules.tiles import Laid, Tile, set_tiles
 from firmware_py.rules.trains import Train
 
+# "compiled" when the engine's modules were built by mypyc (setup.py), else "pure".
+BUILD = "pure" if _engine.__file__.endswith(".py") else "compiled"
+
 __all__ = [
+    "BUILD",
     "MEXICAN",
     "OPTION_NAMES",
     "PRESETS",

@@ -32,14 +32,14 @@ class Tile:
     @classmethod
     def _make(cls, hi: int, lo: int) -> Tile:
         tile = object.__new__(cls)
-        for name, value in (
-            ("high", hi),
-            ("low", lo),
-            ("index", hi * (hi + 1) // 2 + lo),
-            ("pips", hi + lo),
-            ("is_double", hi == lo),
-        ):
-            object.__setattr__(tile, name, value)
+        # A field a line, not a loop over (name, value) pairs: compiled by mypyc, such a
+        # loop would store the bool `is_double` as the int 0 or 1.
+        setattr_ = object.__setattr__
+        setattr_(tile, "high", hi)
+        setattr_(tile, "low", lo)
+        setattr_(tile, "index", hi * (hi + 1) // 2 + lo)
+        setattr_(tile, "pips", hi + lo)
+        setattr_(tile, "is_double", hi == lo)
         return tile
 
     @staticmethod

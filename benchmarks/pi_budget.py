@@ -1,0 +1,331 @@
+"""The table's figures under an emulated Raspberry Pi, as a table beside their goals.
+
+    sudo python benchmarks/pi_budget.py [--profile pi4|pi5|both] [--rounds N]
+    sudo python benchmarks/pi_budget.py --python .venv-compiled/bin/python
+    sudo python benchmarks/pi_budget.py --profile pi4 --run python benchmarks/display_redraw.py
+
+The emulation (benchmarks/README.md, "A Raspberry Pi's budget", says what it leaves out):
+
+- a CPU quota per measurement, set with a cgroup: 1,000 µs of CPU per 4,000 µs for a
+  Pi 4, 2,000 per 4,000 for a Pi 5 (cgroup v1 `cpu.cfs_quota_us`, or v2 `cpu.max`
+  where v1 has no cpu controller; it needs root);
+- an SD card's fsync: a shim, compiled with gcc at run time and loaded with
+  `LD_PRELOAD`, sleeps 10 ms before every `fsync` and `fdatasync` (30 ms for a busy
+  card, the second latency row).
+
+Each figure is measured in a process of its own inside the cgroup (with whatever it
+starts, such as `roundhouse run`), run by `--python` (the compiled engine's venv, say);
+the journals it needs are made beforehand, outside.
+`--run CMD...` runs any command under the same emulation instead (the screens'
+benchmarks, say). Prints figures and whether each meets its goal; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PERIOD_US = 4000
+PROFILES = {"pi4": 1000, "pi5": 2000}  # µs of CPU per period
+FSYNC_MS, BUSY_FSYNC_MS = 10, 30
+
+SHIM = r"""
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* An SD card's flush: every fsync and fdatasync waits FSYNC_DELAY_US first. */
+static void delay(void) {
+    const char *text = getenv("FSYNC_DELAY_US");
+    long us = text ? atol(text) : 10000;
+    struct timespec left = {us / 1000000, (us % 1000000) * 1000};
+    while (nanosleep(&left, &left) == -1 && errno == EINTR) {
+    }
+}
+
+int fsync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    delay();
+    return real(fd);
+}
+
+int fdatasync(int fd) {
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    delay();
+    return real(fd);
+}
+"""
+
+
+class EmulationError(Exception):
+    """The machine cannot emulate the Pi: no cgroup cpu controller, not root, no gcc."""
+
+
+# ---- the emulation ------------------------------------------------------------------
+
+
+def _mounts() -> list[tuple[str, str, str]]:
+    rows = []
+    for line in Path("/proc/mounts").read_text().splitlines():
+        _, target, kind, options, *_ = line.split()
+        rows.append((target, kind, options))
+    return rows
+
+
+class Quota:
+    """A cgroup whose processes share `quota_us` of CPU per `PERIOD_US`."""
+
+    def __init__(self, quota_us: int) -> None:
+        name = f"roundhouse-pi-budget-{os.getpid()}"
+        v1 = [t for t, kind, opts in _mounts() if kind == "cgroup" and "cpu" in opts.split(",")]
+        v2 = [t for t, kind, _ in _mounts() if kind == "cgroup2"]
+        try:
+            if v1:
+                self.path = Path(v1[0]) / name
+                self.path.mkdir()
+                (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+                (self.path / "cpu.cfs_quota_us").write_text(str(quota_us))
+                self.kind = "cgroup v1 cpu.cfs_quota_us"
+            elif v2 and "cpu" in (Path(v2[0]) / "cgroup.controllers").read_text().split():
+                root = Path(v2[0])
+                (root / "cgroup.subtree_control").write_text("+cpu")
+                self.path = root / name
+                self.path.mkdir()
+                (self.path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
+                self.kind = "cgroup v2 cpu.max"
+            else:
+                raise EmulationError("no cgroup with the cpu controller is mounted")
+        except PermissionError as err:
+            raise EmulationError(f"a CPU quota needs root ({err})") from err
+        self.quota_us = quota_us
+
+    def enter(self) -> None:
+        """Called in the child before it runs: it, and all it starts, are under the quota."""
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def remove(self) -> None:
+        for _ in range(50):
+            try:
+                self.path.rmdir()
+                return
+            except OSError:  # a process still leaving it
+                time.sleep(0.1)
+
+
+def build_shim(folder: Path) -> Path:
+    if shutil.which("gcc") is None:
+        raise EmulationError("gcc is needed to build the fsync shim")
+    source, library = folder / "slow_fsync.c", folder / "slow_fsync.so"
+    source.write_text(SHIM)
+    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source), "-ldl"],
+                   check=True)
+    return library
+
+
+@dataclass
+class Emulation:
+    quota: Quota
+    shim: Path
+
+    def run(self, argv: list[str], fsync_ms: int, **kwargs: object) -> subprocess.CompletedProcess[str]:  # noqa: E501
+        """`argv` under the quota, with every fsync `fsync_ms` slower."""
+        env = {**os.environ, "LD_PRELOAD": str(self.shim), "FSYNC_DELAY_US": str(fsync_ms * 1000)}
+        return subprocess.run(  # type: ignore[call-overload, no-any-return]
+            argv, env=env, preexec_fn=self.quota.enter, text=True, **kwargs)
+
+
+# ---- the figures, each measured in a worker inside the emulation --------------------
+
+
+def _p(samples: list[float], q: float) -> float:
+    samples = sorted(samples)
+    return samples[min(len(samples) - 1, round(q * len(samples)))]
+
+
+def fig_latency(folder: Path, rounds: int) -> dict[str, float]:
+    from service_latency import measure
+
+    game = folder / f"latency-{os.getpid()}"
+    game.mkdir()
+    samples = measure(4, {"preset": "tournament", "rounds": rounds}, game)
+    return {"p50": statistics.median(samples) * 1000, "p99": _p(samples, 0.99) * 1000,
+            "n": len(samples)}
+
+
+def fig_start(folder: Path, rounds: int) -> dict[str, float]:
+    from service_start import ready_times
+
+    times, unclean = ready_times(folder / "stored")
+    return {"median": statistics.median(times) * 1000, "worst": max(times) * 1000,
+            "unclean": unclean * 1000}
+
+
+def fig_resume(folder: Path, rounds: int) -> dict[str, float]:
+    from service_start import resume_times
+
+    times = resume_times(folder / "stored")
+    return {"median": statistics.median(times) * 1000, "worst": max(times) * 1000}
+
+
+def fig_engine(folder: Path, rounds: int) -> dict[str, float]:
+    """Wall-clock rounds/s: under a quota the CPU time of a round hardly changes."""
+    from engine_speed import round_player
+
+    from firmware_py.rules import BUILD
+
+    play_round, rng = round_player("classic"), random.Random(1)
+    start = time.perf_counter()
+    count = 0
+    while time.perf_counter() - start < 5.0:
+        play_round(rng)
+        count += 1
+    return {"rounds_s": count / (time.perf_counter() - start),
+            "compiled": float(BUILD == "compiled")}
+
+
+FIGURES: dict[str, Callable[[Path, int], dict[str, float]]] = {
+    "latency": fig_latency, "start": fig_start, "resume": fig_resume, "engine": fig_engine,
+}
+
+
+def worker(name: str, folder: Path, rounds: int) -> None:
+    sys.path.insert(0, str(HERE))
+    print(json.dumps(FIGURES[name](folder, rounds)))
+
+
+PRECOMPILE = """
+import compileall, importlib, pathlib
+for name in ("roundhouse", "firmware_py", "hardware", "display"):
+    compileall.compile_dir(pathlib.Path(importlib.import_module(name).__file__).parent, quiet=1)
+"""
+
+
+def precompile(python: str) -> None:
+    """Write the project's .pyc files, as installing it on the Pi does (pip compiles them),
+    even where PYTHONDONTWRITEBYTECODE is set or the install is editable: without them
+    every start compiles the project's modules from source, a third of READY."""
+    subprocess.run([python, "-c", PRECOMPILE], check=True, cwd="/")
+
+
+def prepare(folder: Path, games: int) -> None:
+    """Outside the emulation: a journal of `games` finished 13-round games."""
+    sys.path.insert(0, str(HERE))
+    from service_start import played_game, stored
+
+    played = played_game(folder)
+    target, _ = stored(folder, played, games)
+    target.rename(folder / "stored")
+
+
+# ---- the table ----------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    figure: str
+    value: float
+    shown: str
+    goal: str
+    meets: bool | None  # None: no goal
+
+
+def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
+            python: str) -> list[Row]:
+    def figures(name: str, fsync_ms: int = FSYNC_MS) -> dict[str, float]:
+        done = emulation.run([python, __file__, "--worker", name, "--folder", str(folder),
+                              "--rounds", str(rounds)], fsync_ms, check=True,
+                             stdout=subprocess.PIPE, cwd=HERE)
+        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+    rows = []
+    lat = figures("latency")
+    rows.append(Row("tap -> view published, p99", lat["p99"], f"{lat['p99']:.0f} ms",
+                    "<= 20 ms", lat["p99"] <= 20))
+    busy = figures("latency", BUSY_FSYNC_MS)
+    rows.append(Row(f"  same, busy card ({BUSY_FSYNC_MS} ms fsync)", busy["p99"],
+                    f"{busy['p99']:.0f} ms", "<= 50 ms", busy["p99"] <= 50))
+    start = figures("start")
+    rows.append(Row("start -> READY", start["median"],
+                    f"median {start['median']:.0f} ms, worst {start['worst']:.0f} ms",
+                    "<= 500 ms", start["median"] <= 500))
+    rows.append(Row(f"start after an unclean stop ({games} games)", start["unclean"],
+                    f"{start['unclean']:.0f} ms", "<= 2,000 ms", start["unclean"] <= 2000))
+    resume = figures("resume")
+    rows.append(Row("resume a 13-round game", resume["median"],
+                    f"median {resume['median']:.0f} ms, worst {resume['worst']:.0f} ms",
+                    "<= 100 ms", resume["median"] <= 100))
+    engine = figures("engine")
+    build = "compiled" if engine["compiled"] else "pure"
+    rows.append(Row(f"engine, classic rounds/s ({build})", engine["rounds_s"],
+                    f"{engine['rounds_s']:.0f}", "-", None))
+    return rows
+
+
+def print_table(profile: str, quota: Quota, rows: list[Row]) -> None:
+    print(f"\nemulated {profile}: {quota.quota_us}/{PERIOD_US} µs of CPU ({quota.kind}), "
+          f"{FSYNC_MS} ms per fsync")
+    width = max(len(r.figure) for r in rows)
+    shown = max(len(r.shown) for r in rows)
+    print(f"{'figure':<{width}}  {'measured':<{shown}}  goal (Pi 4)  meets")
+    for r in rows:
+        meets = "-" if r.meets is None else ("yes" if r.meets else "no")
+        print(f"{r.figure:<{width}}  {r.shown:<{shown}}  {r.goal:<11}  {meets}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", choices=[*PROFILES, "both"], default="both")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the latency game")
+    parser.add_argument("--games", type=int, default=100, help="games in the journal")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter of the measurements (another venv's, say)")
+    parser.add_argument("--run", nargs=argparse.REMAINDER, help="a command to run emulated")
+    parser.add_argument("--worker", choices=FIGURES, help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.folder, args.rounds)
+        return
+    profiles = list(PROFILES) if args.profile == "both" else [args.profile]
+    with tempfile.TemporaryDirectory(prefix="roundhouse-pi-") as name:
+        folder = Path(name)
+        try:
+            shim = build_shim(folder)
+            if not args.run:
+                precompile(os.path.abspath(args.python))
+                prepare(folder, args.games)
+            for profile in profiles:
+                quota = Quota(PROFILES[profile])
+                try:
+                    emulation = Emulation(quota, shim)
+                    if args.run:
+                        print(f"emulated {profile}: {' '.join(args.run)}", flush=True)
+                        emulation.run(args.run, FSYNC_MS, check=False)
+                    else:
+                        rows = measure(emulation, folder, args.rounds, args.games,
+                                       os.path.abspath(args.python))
+                        print_table(profile, quota, rows)
+                finally:
+                    quota.remove()
+        except EmulationError as err:
+            sys.exit(f"pi_budget: cannot emulate a Pi here: {err}")
+
+
+if __name__ == "__main__":
+    main()
