@@ -71,12 +71,14 @@ def state_message(table: str, view: View | None, online: bool) -> dict[str, Any]
 
 def round_message(table: str, sheet: Sheet) -> dict[str, Any]:
     return {"table": table, "game": sheet.game, "round": len(sheet.scores),
-            "players": list(sheet.players), "scores": [list(r) for r in sheet.scores]}
+            "players": list(sheet.players), "cards": list(sheet.cards),
+            "scores": [list(r) for r in sheet.scores]}
 
 
 def game_message(table: str, sheet: Sheet) -> dict[str, Any]:
     return {"table": table, "game": sheet.game, "players": list(sheet.players),
-            "scores": [list(r) for r in sheet.scores], "totals": list(sheet.totals),
+            "cards": list(sheet.cards), "scores": [list(r) for r in sheet.scores],
+            "totals": list(sheet.totals),
             "ranking": list(sheet.ranking or ())}
 
 

@@ -4,6 +4,15 @@ sat where."""
 
 from __future__ import annotations
 
+import random
+
+from test_games import DirectHardware, TableViews
+
+from firmware_py.rules import Options
+from firmware_py.simtable import Driver
+from gamenight.publisher import game_message
+from gamenight.results import Results
+from gamenight.standings import Standings
 from hardware.tags import BadBinding, Binding
 from roundhouse.render import languages
 
@@ -110,3 +119,26 @@ def test_the_language_card_of_a_seated_player_goes_with_the_player(rig_factory):
     assert chosen != "en"
     view = rig.press(2)
     assert view["seats"][2]["language"] == "en"
+
+
+
+def test_the_league_counts_a_card_by_the_card_under_the_cards_name(
+        rig_factory, random_bot, tmp_path):
+    """The journal's card ids go out in the published sheets: the league shows the card's
+    name, and keeps its player apart from a seat of the same name at another table."""
+    rig = rig_factory(seats=2, rules={"preset": "tournament", "rounds": 1})
+    rig.tap(1, "P:Zoë")
+    driver = Driver(TableViews(rig.table), DirectHardware(rig), [random_bot] * 2,
+                    random.Random(5), options=Options.from_json(rig.config.rules),
+                    chairs={"Ana": 0, "Zoë": 1})
+    driver.play(1)
+    (sheet,) = Results(rig.config.database).sheets()
+    assert sheet.players == ("Ana", "Zoë") and sheet.cards[0] is None and sheet.cards[1]
+    store = Standings(tmp_path / "league.db")
+    store.sheet("t1", game_message("t1", sheet), final=True)
+    # At another table a seat is named Zoë by its configuration, with no card.
+    store.sheet("t2", {"table": "t2", "game": "1@x", "players": ["Zoë", "Bo"],
+                       "scores": [[7, 0]]}, final=False)
+    rows = [(s.player, s.games, s.rounds) for s in store.standings()]
+    assert sorted(rows) == [("Ana", 1, 1), ("Bo", 0, 1), ("Zoë", 0, 1), ("Zoë", 1, 1)]
+    store.close()
