@@ -51,6 +51,18 @@ def check_table_name(name: str) -> str:
     return name
 
 
+def check_follower_user(broker: Broker) -> None:
+    """A page or a wall only reads the standings, under a broker user of its own. The
+    shipped broker knows each client by its user (`use_username_as_clientid`), so a page
+    under a table's user or the league's would throw that table or the league off."""
+    user = broker.username
+    if user is not None and TABLE_NAME.match(user):
+        raise BrokerError(
+            f"--username {user}: the page and the wall need a broker user of their own, "
+            "with a dot in its name (table1.web, room.wall): under a table's or the "
+            "league's user they would throw that table or the league off the broker")
+
+
 @dataclass(frozen=True)
 class Broker:
     host: str
