@@ -126,7 +126,7 @@ def run_display(args: argparse.Namespace) -> int:
         modules = qr_code.matrix(url) if url else None
         changed = threading.Event()
         changed.set()  # the first picture: waiting for the league
-        league = StandingsFollower(broker, changed.set)
+        league = StandingsFollower(broker, changed.set, who="roundhouse display")
         sink: Sink
         if args.frames:
             sink = FrameSink(args.frames, size or (1920, 1080), "league")

@@ -255,7 +255,7 @@ async def _serve(follower: TableFollower, args: argparse.Namespace, url: str) ->
         def news() -> None:  # in paho's thread
             loop.call_soon_threadsafe(wake)
 
-        league = StandingsFollower(broker, news)
+        league = StandingsFollower(broker, news, who="roundhouse web")
         stop_league = league.stop
     service = PageService(follower, default_lang=args.lang, url=url, league=league)
     runner = web.AppRunner(service.app(), shutdown_timeout=1.0, handle_signals=True)
