@@ -33,3 +33,16 @@ def test_output_cut_short_by_the_reader_is_not_a_traceback(tmp_path):
         shell=True, capture_output=True, text=True,
     )
     assert "Traceback" not in proc.stderr
+
+
+def test_display_help_names_the_league_wall_and_its_options(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["display", "--help"])
+    said = capsys.readouterr().out
+    assert "--view {table,wall}" in said
+    league = said.partition("--view league takes options of its own")[2]
+    for option in ("--broker HOST:PORT", "--username", "--password-file", "--cafile",
+                   "--qr URL", "--frames DIR"):
+        assert option in league
