@@ -154,7 +154,8 @@ def main() -> int:
         sheets[table].append(tuple(rng.randint(0, 60) for _ in NAMES))
         players = tuple(f"{table}-{n}" for n in NAMES)
         totals = tuple(sum(col) for col in zip(*sheets[table], strict=True))
-        sheet = Sheet(f"1@{table}", players, tuple(sheets[table]), None, totals)
+        sheet = Sheet(f"1@{table}", players, tuple(sheets[table]), None, totals,
+                      (None,) * len(players))
         client = clients[table]
         with lock:
             published[(table, r)] = time.monotonic()
@@ -167,7 +168,7 @@ def main() -> int:
             qos=1, retain=True)
         if r == args.rounds:
             ranking = tuple(sorted(range(len(NAMES)), key=lambda s: totals[s]))
-            final = Sheet(sheet.game, players, sheet.scores, ranking, totals)
+            final = Sheet(sheet.game, players, sheet.scores, ranking, totals, sheet.cards)
             client.publish(table_topic(table, "game"), json.dumps(game_message(table, final)),
                            qos=1)
     done.wait(timeout=60)

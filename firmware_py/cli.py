@@ -49,6 +49,17 @@ def _league_view(args: Sequence[str]) -> bool:
     return any((a, b) == ("--view", "league") or a == "--view=league" for a, b in pairs)
 
 
+def _league_wall_help() -> str:
+    """`--view league`, served by another module, in `roundhouse display --help` too."""
+    wall = importlib.import_module("gamenight.wall")
+    league = argparse.ArgumentParser(
+        prog="roundhouse display", add_help=False,
+        description="the room's wall with the league's standings, from the game night's "
+                    "broker (docs/game-night.md)")
+    wall.configure_display(league)
+    return "--view league takes options of its own:\n\n" + league.format_help()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help"):
@@ -72,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     attr = name.replace("-", "_")
     parser = argparse.ArgumentParser(prog=f"roundhouse {name}", description=COMMANDS[name][1])
     getattr(module, f"configure_{attr}")(parser)
+    if name == "display" and module_name != "gamenight.wall" and (
+            "-h" in args or "--help" in args):
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        parser.epilog = _league_wall_help()
     parsed = parser.parse_args(args[1:])
     try:
         return int(getattr(module, f"run_{attr}")(parsed))

@@ -122,6 +122,7 @@ class SeatPlayer:
     seat: int  # a table seat
     name: str
     language: str | None  # None: the player reads the seat's language
+    card: str = ""  # the card's UID: one card, one player, whatever the name
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +272,7 @@ class Intents:
         if binding.kind == "card":
             return self._card(binding.value, pad)
         if binding.kind == "player":
-            return self._player(binding.value, pad, table)
+            return self._player(binding.value, event.uid, pad, table)
         if binding.kind != "tile":
             raise Refused(say.TAG_UNUSED, text=event.uid)
         tile = Tile.parse(binding.value)
@@ -283,12 +284,12 @@ class Intents:
         owner = _pad_owner(game, pad)
         return _TAPS.get(m.stage, _tap_waiting)(game, m, pad, owner, tile, table)
 
-    def _player(self, value: str, pad: str, table: TableNow) -> Intent:
+    def _player(self, value: str, uid: str, pad: str, table: TableNow) -> Intent:
         seat = pad_seat(pad)
         if table.game is not None or seat is None or seat not in self._seats:
             raise Refused(say.PLAYER_LOBBY)
         name, lang = player_of(value)
-        return SeatPlayer(seat, name, lang)
+        return SeatPlayer(seat, name, lang, uid)
 
     def _card(self, card: str, pad: str) -> Intent:
         if card == "language":

@@ -14,8 +14,10 @@ docs/table.md tells the players' side, docs/flow.md draws the stages.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from firmware_py.config import Config
@@ -135,7 +137,7 @@ class Table:
         # Languages chosen with the language card, by table seat, until a restart.
         self._languages: dict[int, str] = {}
         # Players seated by their cards in the lobby, by table seat, while they sit there.
-        self._players: dict[int, str] = {}
+        self._players: dict[int, _Player] = {}
         self._abandon_armed = False
         self._game: Game | None = None
         self._game_id: int | None = None
@@ -228,7 +230,7 @@ class Table:
         and not taken if it cannot be journaled."""
         before = self._remembered()
         kept = (self._joined[:], self._rules, dict(self._languages), self._left_game,
-                self._game, self._history, self._game_id)
+                self._game, self._history, self._game_id, dict(self._players))
         command(intent)
         after = self._remembered()
         if after == before or (self._game is not None and self._game is not kept[4]):
@@ -237,7 +239,7 @@ class Table:
             self._journal.save_table_state(after)
         except JournalUnwritable:
             (self._joined, self._rules, self._languages, self._left_game,
-             self._game, self._history, self._game_id) = kept
+             self._game, self._history, self._game_id, self._players) = kept
             raise
 
     def _say_where_resumed(self, game_id: int, entry: int) -> None:
@@ -347,6 +349,9 @@ class Table:
         return self._views.view(self)
 
     def language(self, seat: int) -> str:
+        player = self._players.get(seat)
+        if player is not None and player.language is not None:
+            return player.language  # the player's, not the seat's: it leaves with them
         if seat in self._languages:
             return self._languages[seat]
         config = self._seat_config.get(seat)
@@ -485,7 +490,13 @@ class Table:
             ) from err
         # Who sat where is the game's `players` and `seats`; `cards` says which names
         # came from a player card.
-        meta = new.meta() | {"cards": [s in self._players for s in seats]}
+        # `card_ids` names the card of each (None: the seat's own name), so that the
+        # league tells two players of the same name apart.
+        meta = new.meta() | {
+            "cards": [s in self._players for s in seats],
+            "card_ids": [card_id(self._players[s].card) if s in self._players else None
+                         for s in seats],
+        }
         self._game_id = self._journal.begin_game(meta)
         self._game, self._history = new, [opening]
         self._notices.clear()
@@ -526,7 +537,13 @@ class Table:
         codes = languages()
         current = self.language(intent.seat)
         index = codes.index(current) + 1 if current in codes else 0
-        self._languages[intent.seat] = codes[index % len(codes)]
+        chosen = codes[index % len(codes)]
+        player = self._players.get(intent.seat)
+        if player is not None:
+            # A seated player's choice goes with them; the seat keeps its own.
+            self._players[intent.seat] = replace(player, language=chosen)
+        else:
+            self._languages[intent.seat] = chosen
 
     def _close_game(self) -> None:
         if self.stage is Stage.OVER:
@@ -550,10 +567,14 @@ class Table:
 
     def _seat_player(self, intent: SeatPlayer) -> None:
         """A player card in the lobby: the seat joins under that player's name, and
-        reads the player's language if the card has one."""
-        self._players[intent.seat] = intent.name
-        if intent.language is not None:
-            self._languages[intent.seat] = intent.language
+        reads the player's language if the card has one. A card seated elsewhere moves
+        its player here: one player never holds two seats."""
+        for seat, player in list(self._players.items()):
+            if seat != intent.seat and player.card == intent.card:
+                del self._players[seat]  # that seat's own name and language again
+                if seat in self._joined:
+                    self._joined.remove(seat)
+        self._players[intent.seat] = _Player(intent.name, intent.language, intent.card)
         if intent.seat not in self._joined:
             self._joined.append(intent.seat)
 
@@ -564,9 +585,24 @@ class Table:
 
     def _name(self, seat: int) -> str:
         if seat in self._players:
-            return self._players[seat]
+            return self._players[seat].name
         config = self._seat_config.get(seat)
         return config.name if config else f"Seat {seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Player:
+    """A player seated by their card."""
+
+    name: str
+    language: str | None  # None: the seat's language
+    card: str  # the card's UID
+
+
+def card_id(uid: str) -> str:
+    """The name a player card goes by beyond the table: stable for the card at every
+    table, and not its UID (which would let anyone who reads the league copy the card)."""
+    return "card-" + hashlib.sha256(uid.encode()).hexdigest()[:12]
 
 
 def _player_counts(rules: str | dict[str, object]) -> list[int]:

@@ -55,7 +55,7 @@ class League:
         self.store = store
         self._dirty = threading.Event()
         self._reported: set[str] = set()
-        self.mqtt = client(broker, client_id, clean=False)
+        self.mqtt = client(broker, client_id, who="roundhouse league", clean=False)
         self.mqtt.on_connect = self._connected
         self.mqtt.on_message = self._message
 

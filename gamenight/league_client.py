@@ -5,7 +5,7 @@ standings topic the league publishes, read by a paho client in its own thread;
 from __future__ import annotations
 
 import json
-import os
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -13,15 +13,19 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from gamenight.mqtt import STANDINGS, Broker, client
+from gamenight.mqtt import STANDINGS, Broker, check_follower_user, client
 
 
 class StandingsFollower:
-    def __init__(self, broker: Broker, on_change: Callable[[], None]) -> None:
+    def __init__(self, broker: Broker, on_change: Callable[[], None], *, who: str) -> None:
         self.rows: list[dict[str, Any]] | None = None
         self.tables_online = 0
         self._on_change = on_change
-        self._client = client(broker, f"roundhouse-page-{os.getpid()}")
+        check_follower_user(broker)
+        # Unique on every machine of the room (a pid is not): under a broker that knows
+        # clients by their ids, two followers with one id would throw each other off.
+        self._client = client(broker, f"roundhouse-follower-{uuid.uuid4().hex[:16]}",
+                              who=who)
         self._client.on_connect = self._connected
         self._client.on_message = self._message
         self._client.connect_async(broker.host, broker.port, keepalive=15)

@@ -20,6 +20,7 @@ import argparse
 import re
 import signal
 import ssl
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -49,6 +50,18 @@ def check_table_name(name: str) -> str:
         raise BrokerError(f"table name {name!r}: use 1 to 40 letters, digits, - or _ (it is "
                           "part of the table's topics and its broker user)")
     return name
+
+
+def check_follower_user(broker: Broker) -> None:
+    """A page or a wall only reads the standings, under a broker user of its own. The
+    shipped broker knows each client by its user (`use_username_as_clientid`), so a page
+    under a table's user or the league's would throw that table or the league off."""
+    user = broker.username
+    if user is not None and TABLE_NAME.match(user):
+        raise BrokerError(
+            f"--username {user}: the page and the wall need a broker user of their own, "
+            "with a dot in its name (table1.web, room.wall): under a table's or the "
+            "league's user they would throw that table or the league off the broker")
 
 
 @dataclass(frozen=True)
@@ -88,9 +101,10 @@ def broker_of(args: argparse.Namespace) -> Broker | None:
     return Broker(host, int(port_text), args.username, password, args.cafile)
 
 
-def client(broker: Broker, client_id: str, *, clean: bool = True) -> mqtt.Client:
+def client(broker: Broker, client_id: str, *, who: str, clean: bool = True) -> mqtt.Client:
     """A client for `broker` (not yet connected). `clean=False` keeps the session on the
-    broker while the client is away, so QoS 1 messages wait for it."""
+    broker while the client is away, so QoS 1 messages wait for it. `who` ("roundhouse
+    league") heads the line the log gets when the broker cannot be reached."""
     made = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                        clean_session=clean, protocol=mqtt.MQTTv311)
     if broker.username is not None:
@@ -98,7 +112,39 @@ def client(broker: Broker, client_id: str, *, clean: bool = True) -> mqtt.Client
     if broker.ca_file is not None:
         made.tls_set(ca_certs=str(broker.ca_file), tls_version=ssl.PROTOCOL_TLS_CLIENT)
     made.reconnect_delay_set(min_delay=1, max_delay=10)
+    outage = _Outage(who, broker)
+    made.on_connect_fail = outage.failed
+    made.on_socket_open = outage.reached
     return made
+
+
+class _Outage:
+    """paho retries a broker it cannot reach without a word: the log gets one line when
+    an outage begins, and another only after the broker was reached again."""
+
+    def __init__(self, who: str, broker: Broker) -> None:
+        self.who, self.broker = who, broker
+        self.down = False
+
+    def failed(self, c: mqtt.Client, userdata: object) -> None:
+        if self.down:
+            return
+        self.down = True
+        # paho calls this while it handles the connection's error.
+        err = sys.exc_info()[1]
+        why = str(err) if err is not None else "no answer"
+        hint = ""
+        if isinstance(err, ssl.SSLError):
+            hint = (" (TLS: --cafile must be the authority that signed the broker's "
+                    "certificate, and the certificate must name the host given to --broker)")
+        print(f"{self.who}: cannot reach the broker at {self.broker.host}:{self.broker.port}"
+              f": {why}{hint}; trying again until it answers", file=sys.stderr, flush=True)
+
+    def reached(self, c: mqtt.Client, userdata: object, sock: object) -> None:
+        if self.down:
+            print(f"{self.who}: the broker at {self.broker.host}:{self.broker.port} "
+                  "answers again", file=sys.stderr, flush=True)
+        self.down = False
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:

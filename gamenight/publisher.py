@@ -71,12 +71,14 @@ def state_message(table: str, view: View | None, online: bool) -> dict[str, Any]
 
 def round_message(table: str, sheet: Sheet) -> dict[str, Any]:
     return {"table": table, "game": sheet.game, "round": len(sheet.scores),
-            "players": list(sheet.players), "scores": [list(r) for r in sheet.scores]}
+            "players": list(sheet.players), "cards": list(sheet.cards),
+            "scores": [list(r) for r in sheet.scores]}
 
 
 def game_message(table: str, sheet: Sheet) -> dict[str, Any]:
     return {"table": table, "game": sheet.game, "players": list(sheet.players),
-            "scores": [list(r) for r in sheet.scores], "totals": list(sheet.totals),
+            "cards": list(sheet.cards), "scores": [list(r) for r in sheet.scores],
+            "totals": list(sheet.totals),
             "ranking": list(sheet.ranking or ())}
 
 
@@ -94,7 +96,7 @@ class Publisher:
         self._resync = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waking: asyncio.Future[None] | None = None
-        self.mqtt = client(broker, f"roundhouse-table-{table}")
+        self.mqtt = client(broker, f"roundhouse-table-{table}", who="roundhouse publish")
         self.mqtt.will_set(table_topic(table, "status"), "offline", qos=1, retain=True)
         self.mqtt.on_connect = self._connected
         self.mqtt.on_message = self._message
@@ -179,8 +181,12 @@ class Publisher:
                 seen = await self.follower.signal.wait(seen, 30.0)
         finally:
             follow.cancel()
-            self.mqtt.publish(table_topic(self.table, "status"), "offline", qos=1,
-                              retain=True).wait_for_publish(2.0)
+            said = self.mqtt.publish(table_topic(self.table, "status"), "offline", qos=1,
+                                     retain=True)
+            # Not connected (the broker away): nothing to say it to, and the broker says
+            # the last will for a table it had and lost.
+            with contextlib.suppress(RuntimeError):
+                said.wait_for_publish(2.0)
             self.mqtt.disconnect()
             self.mqtt.loop_stop()
 

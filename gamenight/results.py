@@ -26,6 +26,8 @@ class Sheet:
     scores: tuple[tuple[int, ...], ...]  # one row per finished round
     ranking: tuple[int, ...] | None  # once the game is over, seats best first
     totals: tuple[int, ...]
+    # Each player's card id (firmware_py.table.card_id), None for a seat's own name.
+    cards: tuple[str | None, ...]
 
 
 class Results:
@@ -70,7 +72,16 @@ class Results:
         return Sheet(
             game=name,
             players=game.names,
+            cards=_cards(meta.get("card_ids"), len(game.names)),
             scores=tuple(tuple(row) for row in state.scores),
             ranking=tuple(state.ranking) if state.ranking is not None else None,
             totals=tuple(state.totals),
         )
+
+
+def _cards(value: object, players: int) -> tuple[str | None, ...]:
+    """The meta's card ids; a game journaled before they were kept has none."""
+    if isinstance(value, list) and len(value) == players and all(
+            c is None or isinstance(c, str) for c in value):
+        return tuple(value)
+    return (None,) * players

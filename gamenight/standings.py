@@ -6,8 +6,9 @@ nothing, and an undone round is taken back when the table next sends the game. T
 standings are computed from the sheets each time, never kept as running sums, so
 nothing can be counted twice.
 
-Players are named by the names the tables give their seats: the same name at two tables
-(or on two nights) is the same player.
+A player is their player card where they sat by one (the card's id, the same at every
+table; the standings show the card's name), else the name the table gives the seat: two
+cards of the same name are two players, and a card named like a seat is not that seat.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS sheets (
     players    TEXT NOT NULL,
     scores     TEXT NOT NULL,
     ranking    TEXT,
+    cards      TEXT,
     PRIMARY KEY (table_name, game)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tables (
@@ -62,6 +64,17 @@ def _names(value: object) -> list[str]:
     return list(value)
 
 
+def _cards(value: object, players: int) -> list[str | None]:
+    """Each player's card id, or null for a seat's own name; a table that sends none
+    (before cards were journaled) sat every player by seat name."""
+    if value is None:
+        return [None] * players
+    if not isinstance(value, list) or len(value) != players or not all(
+            c is None or (isinstance(c, str) and c) for c in value):
+        raise StandingsError(f"cards: expected {players} card ids or nulls")
+    return list(value)
+
+
 def _rows(value: object, players: int) -> list[list[int]]:
     if not isinstance(value, list) or not all(
             isinstance(r, list) and len(r) == players
@@ -79,6 +92,9 @@ class Standings:
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(sheets)")}
+        if "cards" not in columns:  # a database of a league from before player cards
+            self._db.execute("ALTER TABLE sheets ADD COLUMN cards TEXT")
 
     def close(self) -> None:
         with self._lock:
@@ -94,6 +110,7 @@ class Standings:
         if not isinstance(game, str) or not game:
             raise StandingsError("game: expected the game's name")
         players = _names(message.get("players"))
+        cards = json.dumps(_cards(message.get("cards"), len(players)))
         scores = _rows(message.get("scores"), len(players))
         ranking: list[int] | None = None
         if final:
@@ -107,17 +124,18 @@ class Standings:
         names, sheet = json.dumps(players), json.dumps(scores)
         with self._lock:
             row = self._db.execute(
-                "SELECT players, scores, ranking FROM sheets WHERE table_name = ? AND game = ?",
-                (table, game)).fetchone()
-            if row is not None and not final and (row[0], row[1]) == (names, sheet):
+                "SELECT players, scores, cards, ranking FROM sheets "
+                "WHERE table_name = ? AND game = ?", (table, game)).fetchone()
+            if row is not None and not final and row[:3] == (names, sheet, cards):
                 return False  # the round again; a ranking already heard stays
-            if row is not None and (row[0], row[1], row[2]) == (
-                    names, sheet, json.dumps(ranking) if ranking is not None else None):
+            if row is not None and row == (
+                    names, sheet, cards, json.dumps(ranking) if ranking is not None else None):
                 return False
             self._db.execute(
-                "INSERT OR REPLACE INTO sheets (table_name, game, players, scores, ranking) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (table, game, names, sheet, json.dumps(ranking) if ranking is not None else None))
+                "INSERT OR REPLACE INTO sheets "
+                "(table_name, game, players, scores, ranking, cards) VALUES (?, ?, ?, ?, ?, ?)",
+                (table, game, names, sheet,
+                 json.dumps(ranking) if ranking is not None else None, cards))
         return True
 
     def status(self, table: str, online: bool, state: dict[str, Any] | None = None) -> None:
@@ -148,19 +166,29 @@ class Standings:
     def standings(self) -> list[Standing]:
         """Most wins first, then the fewest points a round, then by name."""
         with self._lock:
-            rows = self._db.execute("SELECT players, scores, ranking FROM sheets").fetchall()
-        tally: dict[str, list[int]] = {}  # name -> [games, wins, rounds, points]
-        for names_text, scores_text, ranking_text in rows:
+            rows = self._db.execute(
+                "SELECT game, players, scores, ranking, cards FROM sheets").fetchall()
+        # A player: ("card", id) or ("seat", name) -> [games, wins, rounds, points]; a
+        # card goes by the name of its latest game (the game's name ends in its start).
+        tally: dict[tuple[str, str], list[int]] = {}
+        shown: dict[tuple[str, str], str] = {}
+        rows.sort(key=lambda row: str(row[0]).partition("@")[2])
+        for _game, names_text, scores_text, ranking_text, cards_text in rows:
             names: Sequence[str] = json.loads(names_text)
             scores: Sequence[Sequence[int]] = json.loads(scores_text)
             ranking = json.loads(ranking_text) if ranking_text else None
+            cards: Sequence[str | None] = (
+                json.loads(cards_text) if cards_text else [None] * len(names))
             for seat, name in enumerate(names):
-                line = tally.setdefault(name, [0, 0, 0, 0])
+                card = cards[seat]
+                who = ("card", card) if card else ("seat", name)
+                shown[who] = name
+                line = tally.setdefault(who, [0, 0, 0, 0])
                 line[2] += len(scores)
                 line[3] += sum(row[seat] for row in scores)
                 if ranking is not None:
                     line[0] += 1
                     line[1] += int(ranking[0] == seat)
         ordered = sorted(tally.items(), key=lambda kv: (
-            -kv[1][1], kv[1][3] / kv[1][2] if kv[1][2] else 0.0, kv[0]))
-        return [Standing(name, *line) for name, line in ordered]
+            -kv[1][1], kv[1][3] / kv[1][2] if kv[1][2] else 0.0, shown[kv[0]], kv[0]))
+        return [Standing(shown[who], *line) for who, line in ordered]

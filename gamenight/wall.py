@@ -124,6 +124,9 @@ def run_display(args: argparse.Namespace) -> int:
         size = parse_size(args.size) if args.size else None
         url = (page_url() if args.qr == "auto" else args.qr) if args.qr else None
         modules = qr_code.matrix(url) if url else None
+        changed = threading.Event()
+        changed.set()  # the first picture: waiting for the league
+        league = StandingsFollower(broker, changed.set, who="roundhouse display")
         sink: Sink
         if args.frames:
             sink = FrameSink(args.frames, size or (1920, 1080), "league")
@@ -132,9 +135,6 @@ def run_display(args: argparse.Namespace) -> int:
     except (BrokerError, DisplayError) as err:
         print(f"roundhouse display: {err}", file=sys.stderr)
         return 1 if isinstance(err, ScreenError) else 2
-    changed = threading.Event()
-    changed.set()  # the first picture: waiting for the league
-    league = StandingsFollower(broker, changed.set)
     shown = 0
     try:
         while sink.events():

@@ -43,7 +43,10 @@ DEFAULT_PORT = PAGE_PORT
 # Phones of one game night: a bound keeps a crowd (or a misbehaving page) from using the
 # Pi's memory; one more gets "503, try again".
 MAX_STREAMS = 200
-HEARTBEAT_S = 15.0  # a comment line this often finds the phones that went away
+# A phone that closes the page is let go at once (the runner cancels its stream when the
+# connection closes); a comment line this often finds the phones that vanished without
+# closing it (out of the Wi-Fi's reach).
+HEARTBEAT_S = 15.0
 LANG_COOKIE = "roundhouse_lang"
 
 
@@ -133,8 +136,8 @@ class PageService:
             await response.prepare(request)
             async for chunk in self._stream(lang):
                 await response.write(chunk)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except ConnectionResetError:
+            pass  # the heartbeat found the phone gone
         finally:
             self.streams -= 1
         return response
@@ -172,6 +175,13 @@ class PageService:
             web.get("/static/{name:page\\.(js|css)}", self.static),
         ])
         return app
+
+
+def page_runner(service: PageService) -> web.AppRunner:
+    """The page's server. `handler_cancellation`: a phone's stream ends (and frees its
+    place among the MAX_STREAMS) as soon as the phone closes the connection."""
+    return web.AppRunner(service.app(), shutdown_timeout=1.0, handle_signals=True,
+                         handler_cancellation=True)
 
 
 def _event(name: str, data: object) -> str:
@@ -255,10 +265,10 @@ async def _serve(follower: TableFollower, args: argparse.Namespace, url: str) ->
         def news() -> None:  # in paho's thread
             loop.call_soon_threadsafe(wake)
 
-        league = StandingsFollower(broker, news)
+        league = StandingsFollower(broker, news, who="roundhouse web")
         stop_league = league.stop
     service = PageService(follower, default_lang=args.lang, url=url, league=league)
-    runner = web.AppRunner(service.app(), shutdown_timeout=1.0, handle_signals=True)
+    runner = page_runner(service)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port)
     try:

@@ -46,3 +46,16 @@ def test_version_says_whether_the_engine_runs_compiled(capsys):
     from roundhouse import __version__
 
     assert out == f"roundhouse {__version__} (rules engine: {build})\n"
+
+
+def test_display_help_names_the_league_wall_and_its_options(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["display", "--help"])
+    said = capsys.readouterr().out
+    assert "--view {speech,table,wall}" in said
+    league = said.partition("--view league takes options of its own")[2]
+    for option in ("--broker HOST:PORT", "--username", "--password-file", "--cafile",
+                   "--qr URL", "--frames DIR"):
+        assert option in league

@@ -338,3 +338,32 @@ def test_probe_stops_cleanly_at_ctrl_c(tmp_path):
     assert probe.returncode == 0
     assert out.endswith("0 tag events, 0 bad frames\n")
     assert err == ""
+
+
+def test_enroll_player_binds_a_card_through_the_command_line(cable, db):
+    from firmware_py.cli import main
+
+    fake = FakeLines(cable)
+    with watching() as screen:
+        thread, result = in_thread(main, ["enroll", "--pad", str(cable.path), "--protocol",
+                                          "lines", "--db", str(db), "--player", "Zoë",
+                                          "--player-lang", "fa"])
+        screen.wait_for("tap the tag to be Zoë's player card")
+        fake.tap("67003B51C6")  # the 12-5 tile's tag: not taken for the card
+        screen.wait_for("that tag (67003B51C6) is already 12-5; tap another")
+        fake.tap("04A1B2C3D4E5F6")
+        thread.join(10)
+    assert result == [0]
+    assert "04A1B2C3D4E5F6 is Zoë's player card" in screen.getvalue()
+    with TagRegistry(db) as registry:
+        assert registry.lookup("04A1B2C3D4E5F6") == Binding("player", "fa:Zoë")
+        assert registry.lookup("67003B51C6") == Binding("tile", "12-5")
+
+
+def test_enroll_player_refuses_a_language_the_table_does_not_speak(db, capsys):
+    from firmware_py.cli import main
+
+    assert main(["enroll", "--pad", "loop://", "--protocol", "lines", "--db", str(db),
+                 "--player", "Zoë", "--player-lang", "xx"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("roundhouse enroll: ") and "Traceback" not in err

@@ -95,7 +95,8 @@ class Mosquitto:
     """The shipped broker configuration on a free loopback port, with users made by
     mosquitto_passwd (each user's password is its name with "-secret")."""
 
-    def __init__(self, processes: Processes, users: Sequence[str]) -> None:
+    def __init__(self, processes: Processes, users: Sequence[str], *, acl: str = "") -> None:
+        """`acl`: lines added to the shipped ACL (a test's own observer)."""
         self.processes = processes
         self.port = free_port()
         folder = processes.folder / "broker"
@@ -107,7 +108,7 @@ class Mosquitto:
             subprocess.run([PASSWD, *create, "-b", str(passwd), user, self.password(user)],
                            check=True, capture_output=True, timeout=30)
         shipped = ROOT / "systemd" / "mosquitto"
-        (folder / "roundhouse.acl").write_text((shipped / "roundhouse.acl").read_text())
+        (folder / "roundhouse.acl").write_text((shipped / "roundhouse.acl").read_text() + acl)
         conf = (shipped / "roundhouse.conf").read_text()
         conf = conf.replace("/etc/mosquitto/conf.d/", f"{folder}/")
         conf = conf.replace("listener 1883", f"listener {self.port} 127.0.0.1")

@@ -10,6 +10,7 @@ import shutil
 import sqlite3
 import threading
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -21,26 +22,41 @@ from paho.mqtt.enums import CallbackAPIVersion
 pytestmark = pytest.mark.skipif(shutil.which(MOSQUITTO) is None,
                                 reason="Debian's mosquitto is not installed (.ci/run installs it)")
 STANDINGS = "roundhouse/league/standings"
+RESYNC = "roundhouse/league/resync"
 RESULT = re.compile(r"Game 1: (\S+) wins \((.*)\)")
 
 
 class Watcher:
-    """The retained standings as a page sees them, through its own table's user."""
+    """The retained standings as a page sees them, through a page's user."""
 
     def __init__(self, broker: Mosquitto, user: str) -> None:
         self.latest: dict[str, Any] | None = None
+        self.heard: list[tuple[str, bytes]] = []  # every message, in order
         self._lock = threading.Lock()
+        self._echo = f"roundhouse/table/{user}/echo"
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"watch-{user}")
         self.client.username_pw_set(user, broker.password(user))
         self.client.reconnect_delay_set(1, 2)
-        self.client.on_connect = lambda c, *_: c.subscribe(STANDINGS, qos=1)
+        self.client.on_connect = lambda c, *_: c.subscribe(
+            [(STANDINGS, 1), (RESYNC, 1), (self._echo, 1)])
         self.client.on_message = self._message
         self.client.connect_async("127.0.0.1", broker.port, keepalive=5)
         self.client.loop_start()
 
     def _message(self, c: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         with self._lock:
-            self.latest = json.loads(msg.payload)
+            self.heard.append((msg.topic, msg.payload))
+            if msg.topic == STANDINGS:
+                self.latest = json.loads(msg.payload)
+
+    def caught_up(self) -> list[tuple[str, bytes]]:
+        """Everything the broker had sent it before now: a message of its own, sent
+        round through the broker, arrives after all of them."""
+        token = uuid.uuid4().hex.encode()
+        self.client.publish(self._echo, token, qos=1)
+        wait_until(lambda: (self._echo, token) in self.heard, "the watcher's own echo")
+        with self._lock:
+            return list(self.heard)
 
     def table(self) -> dict[str, tuple[int, int, int, int]]:
         with self._lock:
@@ -89,7 +105,7 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
 ) -> None:
     tables = ["t1", "t2", "t3"]
     logs = _play(processes, tables, tmp_path)
-    broker = Mosquitto(processes, [*tables, "league"])
+    broker = Mosquitto(processes, [*tables, "t4", "league", "t1.watch", "t1.web", "room.wall"])
     broker.start()
     league_db = tmp_path / "league.db"
 
@@ -104,7 +120,7 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
                                     *broker.credentials(table))
 
     running = {"league": league(), "t1": publisher("t1"), "t2": publisher("t2")}
-    watcher = Watcher(broker, "t1")
+    watcher = Watcher(broker, "t1.watch")
     try:
         two = _expected(logs[:2])
         wait_until(lambda: watcher.table() == two and watcher.online() == 2,
@@ -112,25 +128,35 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
 
         # One table cannot write another's results: the broker drops the forgery.
         forger = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="forger")
-        forger.username_pw_set("t1", broker.password("t1"))
+        forger.username_pw_set("t4", broker.password("t4"))
         forger.connect("127.0.0.1", broker.port)
         forger.loop_start()
         forged = {"table": "t2", "game": "99@x", "players": ["Ana", "Bo"],
                   "scores": [[500, 0]], "totals": [500, 0], "ranking": [1, 0]}
         forger.publish("roundhouse/table/t2/game", json.dumps(forged), qos=1).wait_for_publish(5)
+        # Nor the league's standings, nor its call to send everything again.
+        forger.publish(STANDINGS, json.dumps({"rows": [], "tables_online": 0, "forged": 1}), qos=1,
+                       retain=True).wait_for_publish(5)
+        forger.publish(RESYNC, "forged", qos=1).wait_for_publish(5)
         # Its own topic is allowed, and the league hears it after the forgery.
-        marker = {"table": "t1", "online": False, "phase": None, "marker": "after forgery"}
-        forger.publish("roundhouse/table/t1/state", json.dumps(marker), qos=1).wait_for_publish(5)
+        marker = {"table": "t4", "online": False, "phase": None, "marker": "after forgery"}
+        forger.publish("roundhouse/table/t4/state", json.dumps(marker), qos=1).wait_for_publish(5)
+        # (t4 plays no part here: it goes offline again.)
+        forger.publish("roundhouse/table/t4/status", b"offline", qos=1).wait_for_publish(5)
         forger.disconnect()
         forger.loop_stop()
 
         def heard_marker() -> bool:
             with sqlite3.connect(f"file:{league_db}?mode=ro", uri=True) as db:
-                row = db.execute("SELECT state FROM tables WHERE table_name = 't1'").fetchone()
-            return row is not None and "after forgery" in (row[0] or "")
+                row = db.execute(
+                    "SELECT state, online FROM tables WHERE table_name = 't4'").fetchone()
+            return row is not None and "after forgery" in (row[0] or "") and row[1] == 0
 
-        wait_until(heard_marker, "the league hearing t1's own state")
+        wait_until(heard_marker, "the league hearing t4's own state")
         assert watcher.table() == two
+        heard = watcher.caught_up()
+        assert (RESYNC, b"forged") not in heard
+        assert not any(b"forged" in payload for topic, payload in heard)
 
         # A table's publisher killed: the broker says it is offline; back, nothing doubles.
         running["t1"].kill()
@@ -167,15 +193,15 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
         # The room's wall draws them: its first picture waits, the next shows the league.
         frames = tmp_path / "wall"
         processes.roundhouse("wall", "display", "--view", "league", "--frames", str(frames),
-                             "--size", "1280x720", *broker.credentials("t2"))
+                             "--size", "1280x720", *broker.credentials("room.wall"))
         wait_until(lambda: len(list(frames.glob("league-*.png"))) >= 2,
                    "the league's wall drawn with the standings")
 
-        # A table's phone page shows the standings, through that table's user.
+        # A table's phone page shows the standings, through a user of its own.
         port = free_port()
         processes.roundhouse("web", "web", "--socket", str(tmp_path / "t1.sock"),
                              "--host", "127.0.0.1", "--port", str(port),
-                             *broker.credentials("t1"))
+                             *broker.credentials("t1.web"))
         wait_until(lambda: listening(port), "roundhouse web listening")
 
         def page_league() -> Any:
@@ -197,7 +223,9 @@ def test_the_standings_survive_every_kill_and_count_each_game_once(
 def test_a_playing_table_is_followed_live_and_its_rounds_counted_as_they_end(
     processes: Processes, tmp_path: Path
 ) -> None:
-    broker = Mosquitto(processes, ["t1", "league"])
+    # The test's observer reads what the table sends.
+    broker = Mosquitto(processes, ["t1", "league", "t1.watch", "observer"],
+                       acl="\nuser observer\ntopic read roundhouse/table/#\n")
     broker.start()
     sock = tmp_path / "t1.sock"
     processes.roundhouse("league", "league", "--db", str(tmp_path / "league.db"),
@@ -208,7 +236,7 @@ def test_a_playing_table_is_followed_live_and_its_rounds_counted_as_they_end(
     phases: list[str] = []
     rounds: list[int] = []
     states = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="states")
-    states.username_pw_set("t1", broker.password("t1"))
+    states.username_pw_set("observer", broker.password("observer"))
 
     def heard(c: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         if msg.topic.endswith("/status"):
@@ -223,7 +251,7 @@ def test_a_playing_table_is_followed_live_and_its_rounds_counted_as_they_end(
     states.on_message = heard
     states.connect("127.0.0.1", broker.port)
     states.loop_start()
-    watcher = Watcher(broker, "t1")
+    watcher = Watcher(broker, "t1.watch")
     try:
         sim = processes.roundhouse("sim", "sim", "--headless", "--speed", "25",
                                    "--rounds", "2", "--seed", "5", "--socket", str(sock),
@@ -240,3 +268,57 @@ def test_a_playing_table_is_followed_live_and_its_rounds_counted_as_they_end(
         watcher.stop()
         states.disconnect()
         states.loop_stop()
+
+
+class Victim:
+    """A client as the league's or a table's process connects, noting each time the
+    broker throws it off."""
+
+    def __init__(self, broker: Mosquitto, user: str, client_id: str) -> None:
+        self.dropped: list[str] = []
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  clean_session=False)
+        self.client.username_pw_set(user, broker.password(user))
+        self.client.on_disconnect = lambda c, u, f, reason, p: self.dropped.append(str(reason))
+        self.topic = f"roundhouse/table/{user}/state"
+        self.client.connect("127.0.0.1", broker.port, keepalive=30)
+        self.client.loop_start()
+
+    def round_trip(self) -> None:
+        """A message acknowledged on the connection it had: a connection the broker
+        closed would have been seen closed first."""
+        try:
+            self.client.publish(self.topic, b"{}", qos=1).wait_for_publish(10)
+        except RuntimeError as err:  # paho: not connected
+            self.dropped.append(str(err))
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_table_login_cannot_throw_the_league_or_another_table_off(
+    processes: Processes,
+) -> None:
+    broker = Mosquitto(processes, ["t1", "t2", "league"])
+    broker.start()
+    victims = [Victim(broker, "league", "roundhouse-league"),
+               Victim(broker, "t2", "roundhouse-table-t2")]
+    try:
+        for victim in victims:
+            victim.round_trip()
+        # Table t1's login, giving the league's id and then the other table's.
+        for stolen in ("roundhouse-league", "roundhouse-table-t2", "league", "t2"):
+            thief = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=stolen)
+            thief.username_pw_set("t1", broker.password("t1"))
+            thief.connect("127.0.0.1", broker.port)
+            thief.loop_start()
+            thief.publish("roundhouse/table/t1/state", b"{}", qos=1).wait_for_publish(10)
+            thief.disconnect()
+            thief.loop_stop()
+        for victim in victims:
+            victim.round_trip()
+        assert [v.dropped for v in victims] == [[], []]
+    finally:
+        for victim in victims:
+            victim.stop()

@@ -38,6 +38,11 @@ def test_a_port_in_use_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[st
     (["web", "--broker", "night:99999"], "give HOST:PORT"),
     (["display", "--view", "league", "--broker", "night:1883", "--cafile", "/nonexistent"],
      "--cafile /nonexistent: no such file"),
+    # A page or a wall under a table's or the league's user would throw it off the broker.
+    (["web", "--socket", "v.sock", "--broker", "127.0.0.1:1", "--username", "table1"],
+     "--username table1: the page and the wall need a broker user of their own"),
+    (["display", "--view", "league", "--broker", "127.0.0.1:1", "--username", "league"],
+     "--username league: the page and the wall need a broker user of their own"),
 ])
 def test_a_wrong_broker_option_is_named(args: list[str], said: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
