@@ -96,11 +96,16 @@ class SleepSettings:
     dim_to: float = 0.25  # the share of the picture's brightness left when dimmed
 
 
-def _section(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+def _section(data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    """`[display.NAME]`, refused if it is not a table or holds a key not of `keys`."""
     display = data.get("display", {})
     section = display.get(name, {}) if isinstance(display, Mapping) else {}
     if not isinstance(section, Mapping):
         raise TableFileError(f"display.{name} must be a table")
+    for key in section:
+        if key not in keys:
+            raise TableFileError(f"display.{name}.{key}: unknown key (expected one of "
+                                 f"{', '.join(keys)})")
     return section
 
 
@@ -120,11 +125,7 @@ SLEEP_KEYS = ("dim_after_s", "blank_after_s", "dim_to")
 def speech_from(data: Mapping[str, Any]) -> SpeechSettings:
     """The speech settings of a parsed configuration file; TableFileError names a wrong
     key or value."""
-    section = _section(data, "speech")
-    for key in section:
-        if key not in SPEECH_KEYS:
-            raise TableFileError(f"display.speech.{key}: unknown key (expected one of "
-                                 f"{', '.join(SPEECH_KEYS)})")
+    section = _section(data, "speech", SPEECH_KEYS)
     enabled = section.get("enabled", True)
     if not isinstance(enabled, bool):
         raise TableFileError("display.speech.enabled must be true or false")
@@ -138,11 +139,7 @@ def speech_from(data: Mapping[str, Any]) -> SpeechSettings:
 def sleep_from(data: Mapping[str, Any]) -> SleepSettings:
     """The sleep settings of a parsed configuration file; TableFileError names a wrong
     key or value."""
-    section = _section(data, "sleep")
-    for key in section:
-        if key not in SLEEP_KEYS:
-            raise TableFileError(f"display.sleep.{key}: unknown key (expected one of "
-                                 f"{', '.join(SLEEP_KEYS)})")
+    section = _section(data, "sleep", SLEEP_KEYS)
     day = 24 * 3600
     dim = _number(section, "dim_after_s", "display.sleep", 600, 0, day)
     blank = _number(section, "blank_after_s", "display.sleep", 900, 0, day)
