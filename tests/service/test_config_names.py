@@ -90,3 +90,15 @@ def test_the_view_carries_the_configured_forms_while_the_seat_goes_by_its_name(t
     assert said == "Του Νικολάκη έμεινε μία πέτρα"
     ali = Name("Ali", **maker._grammar(1, "Ali"))
     assert render(message("alert.one_tile", seat=0), "el", [ali]) == "Του Ali έμεινε μία πέτρα"
+
+
+def test_the_example_of_docs_languages_passes_check_config(tmp_path, capsys):
+    docs = (Path(__file__).parents[2] / "docs" / "languages.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### For installers"):]
+    example = section[section.index("```toml\n") + 8:section.index("```\n", 10)]
+    path = tmp_path / "table.toml"
+    path.write_text(example, encoding="utf-8")
+    assert main(["check-config", str(path)]) == 0
+    nikos, ali = load_config(path).seats
+    assert dict(nikos.forms)["el"] == (("genitive", "του Νικολάκη"), ("vocative", "Νικολάκη"))
+    assert ali.gender == "masculine"
