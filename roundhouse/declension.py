@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeAlias
 
 __all__ = ["ALL_CASES", "CASES", "GENDERS", "Forms", "Name", "decline", "form_of"]
@@ -72,6 +73,7 @@ def cases(lang: str) -> tuple[str, ...]:
     return CASES.get(lang, ())
 
 
+@lru_cache(maxsize=1024)  # the screens say the same few names many times a second
 def decline(text: str, lang: str, case: str, gender: str | None = None) -> str | None:
     """`text` (a person's name) in `case` of `lang`, with its article where the language
     uses one, or None where the rules do not know how (another script, an ending they do
