@@ -28,9 +28,13 @@ def seat_name(view: View, seat: int, lang: str) -> str:
 def names(view: View, lang: str) -> list[Name]:
     """The seats' names as a sentence in `lang` says them, with the grammar the
     configuration gives them (a sentence may ask for a name in a case: "του Νίκου")."""
-    people = view.people()
-    return [Name(seat_name(view, i, lang), person.gender, person.forms, person.number)
-            for i, person in enumerate(people)]
+    out = []
+    for i, person in enumerate(view.people()):
+        said = seat_name(view, i, lang)
+        if said != clean(str(view.seats[i].name)).strip():  # "Seat N", or a blank name
+            person = Name(said, number=i + 1)
+        out.append(Name(said, person.gender, person.forms, person.number))
+    return out
 
 
 def say(said: Message | None, lang: str, seat_names: Names = ()) -> str:

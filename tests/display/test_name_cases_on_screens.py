@@ -99,3 +99,11 @@ def test_speech_says_the_lithuanian_names_in_their_cases(view):
     # Seat 4 has no name of its own: "vieta 4", in the dative.
     assert said == {"Jonui liko viena plytelė!", "Eglei liko viena plytelė!",
                     "Eli liko viena plytelė!", "Vietai 4 liko viena plytelė!"}
+
+
+def test_a_seat_without_a_name_is_said_by_number_in_its_case_on_the_screens(view):
+    sample = _reading(view("play_4"), "el", ["Seat 1", "Μαρία", " ", "Ελένη"])
+    shown = as_view(sample)
+    assert plain(prompt_text(shown) or "").endswith("στο τρένο της θέσης 1")
+    hub = " ".join(plain(" ".join(t.lines)) for t in table_layout(shown, (1920, 1080)).texts)
+    assert "Θέση 1" in hub  # its panel's name, as ever
