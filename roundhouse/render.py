@@ -181,7 +181,7 @@ def _said_by_default(key: str, value: Arg, names: Names) -> bool:
     if not 0 <= value < len(names):
         return True
     said = names[value]
-    return isinstance(said, Name) and said.number is not None and not said.text
+    return not (said if isinstance(said, str) else said.text)  # "seat N" in its stead
 
 
 def _seat(seat: int, lang: str, names: Names, isolate: bool, case: str | None) -> str:
@@ -190,9 +190,9 @@ def _seat(seat: int, lang: str, names: Names, isolate: bool, case: str | None) -
     construction for a name it cannot decline), or "seat N" without a name."""
     person = names[seat] if 0 <= seat < len(names) else None
     name = Name(person) if isinstance(person, str) else person
-    number = seat if name is None else name.number
+    number = seat if name is None or name.number is None else name.number
     if case is not None and case in cases(lang):
-        if name is None or name.number is not None:
+        if name is None or name.number is not None or not name.text:
             said = Message(f"seat.numbered@{case}", (("number", number),))
             return _say(said, lang, names, isolate)
         form = form_of(name.forms, lang, case) or decline(name.text, lang, case, name.gender)
