@@ -8,11 +8,10 @@ say it in their reader's language instead (a Persian panel reads "جایگاه �
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from roundhouse.declension import Name
 from roundhouse.message import Message
 from roundhouse.messages import SEAT_NUMBERED, message
-from roundhouse.render import clean, render
+from roundhouse.render import Names, clean, render
 from roundhouse.view import View
 
 
@@ -26,12 +25,19 @@ def seat_name(view: View, seat: int, lang: str) -> str:
     return said[:1].upper() + said[1:]
 
 
-def names(view: View, lang: str) -> list[str]:
-    """The seats' names as a sentence in `lang` says them."""
-    return [seat_name(view, i, lang) for i in range(len(view.seats))]
+def names(view: View, lang: str) -> list[Name]:
+    """The seats' names as a sentence in `lang` says them, with the grammar the
+    configuration gives them (a sentence may ask for a name in a case: "του Νίκου")."""
+    out = []
+    for i, person in enumerate(view.people()):
+        said = seat_name(view, i, lang)
+        if said != clean(str(view.seats[i].name)).strip():  # "Seat N", or a blank name
+            person = Name(said, number=i + 1)
+        out.append(Name(said, person.gender, person.forms, person.number))
+    return out
 
 
-def say(said: Message | None, lang: str, seat_names: Sequence[str] = ()) -> str:
+def say(said: Message | None, lang: str, seat_names: Names = ()) -> str:
     """A message as the screens write it: every argument between bidi isolates, so a
     name, a path or a number keeps its own direction inside any sentence and leaves the
     sentence's order alone."""

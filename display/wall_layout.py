@@ -21,6 +21,7 @@ from display import text, theme
 from display.names import names, say, seat_name
 from display.table_layout import TilePlace
 from display.text import Text
+from roundhouse.declension import Name
 from roundhouse.messages import message
 from roundhouse.view import View
 from roundhouse.vocabulary import tile_pips
@@ -83,7 +84,7 @@ def _place(n: int, lang: str) -> str:
     return _ordinal(n) if lang == "en" else text.numerals(n, lang)
 
 
-def _names(view: View) -> list[str]:
+def _names(view: View) -> list[Name]:
     """The names as the wall's sentences take them, closed in the wall's direction."""
     return names(view, _language(view))
 
@@ -404,7 +405,7 @@ def _lobby(view: View, rect: Rect, texts: list[Text]) -> None:
     # Each name isolated: a list of Latin names on an Arabic wall then runs right to left
     # like the wall, not as one left-to-right phrase.
     said = names(view, lang)
-    joined = [text.isolated(said[i]) for i, s in enumerate(view.seats) if s.joined]
+    joined = [text.isolated(said[i].text) for i, s in enumerate(view.seats) if s.joined]
     texts.append(fit(_say(view, "screen.waiting", joined=len(joined), n=len(view.seats)),
                           (x, y, w, h // 4), max_size=120, min_size=MIN_TEXT,
                           colour=theme.GOLD))

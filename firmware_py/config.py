@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from roundhouse import tablefile
+from roundhouse.declension import ALL_CASES, CASES, GENDERS, Forms
 from roundhouse.errors import RoundhouseError
 from roundhouse.render import DEFAULT_LANGUAGE, languages
 from roundhouse.tablefile import DEFAULT_SOCKET
@@ -54,6 +55,9 @@ class SeatConfig:
     draw_pin: int
     pass_pin: int
     language: str = DEFAULT_LANGUAGE  # the seat's own, else the table's
+    # How the sentences of a language with cases say the name (docs/languages.md).
+    gender: str | None = None
+    forms: Forms = ()
 
 
 @dataclass(frozen=True)
@@ -324,7 +328,8 @@ class _Parser:
         names: dict[str, int] = {}
         for i, seat in enumerate(value):
             key = f"seats[{i}]"
-            self.unknown(seat, ("name", "draw_pin", "pass_pin", "language"), key)
+            self.unknown(seat, ("name", "draw_pin", "pass_pin", "language", "gender", "forms"),
+                         key)
             name = str(self.get(seat, "name", f"{key}.name", f"Seat {i + 1}",
                                 lambda v: isinstance(v, str) and 0 < len(v.strip()) <= 24,
                                 "a name of 1..24 characters")).strip()
@@ -346,11 +351,44 @@ class _Parser:
                 elif pin >= 0:
                     pins[pin] = f"{key}.{button}"
                 seat_pins[button] = pin
+            gender = self.get(seat, "gender", f"{key}.gender", None,
+                              lambda v: v in GENDERS, " or ".join(f'"{g}"' for g in GENDERS))
             seats.append(SeatConfig(i, name, seat_pins.get("draw_pin", -1),
                                     seat_pins.get("pass_pin", -1),
                                     self.language(seat, "language", f"{key}.language",
-                                                  language)))
+                                                  language),
+                                    gender, self.forms(seat, f"{key}.forms")))
         return tuple(seats)
+
+    def forms(self, seat: Mapping[str, Any], path: str) -> Forms:
+        """`forms.LANG = { CASE = "form", ... }`: the name as the sentences of a language
+        with cases say it, each form as it stands in the sentence (article included)."""
+        value = self.table(seat, "forms", path)
+        out = []
+        for lang, cased in value.items():
+            key = f"{path}.{lang}"
+            have = CASES.get(lang)
+            if have is None:
+                known = ", ".join(sorted(CASES))
+                self.problem(key, (f"{lang!r} is not a language whose sentences decline names "
+                                   f"(forms are given for {known})"))
+                continue
+            if not isinstance(cased, Mapping):
+                self.expected(key, 'a table of forms, e.g. { genitive = "..." }', cased)
+                continue
+            said = []
+            for case, form in cased.items():
+                where = f"{key}.{case}"
+                if case not in have:
+                    other = (f"{lang} has no {case}" if case in ALL_CASES
+                             else f"{case!r} is not a case")
+                    self.problem(where, f"{other} (expected one of {', '.join(have)})")
+                elif not (isinstance(form, str) and 0 < len(form.strip()) <= 48):
+                    self.expected(where, "the name in that case, 1..48 characters", form)
+                else:
+                    said.append((str(case), form.strip()))
+            out.append((str(lang), tuple(said)))
+        return tuple(out)
 
     def readers(self, value: object, seat_count: int,
                 protocols: Sequence[str]) -> tuple[ReaderConfig, ...]:
@@ -667,11 +705,14 @@ def name_warnings(config: Config) -> list[str]:
         return []
     out = []
     for seat in config.seats:
-        missing = unshown(seat.name)
-        if missing:
-            out.append(
-                f'seat {seat.seat}\'s name "{seat.name}" has letters the screens cannot show '
-                f"({' '.join(missing)}): they would appear as boxes (the screens' fonts "
-                "cover the Latin, Greek, Cyrillic, Arabic and Telugu scripts)"
-            )
+        said = [("name", seat.name)] + [
+            (f"{lang} {case} form", form) for lang, cased in seat.forms for case, form in cased]
+        for what, name in said:
+            missing = unshown(name)
+            if missing:
+                out.append(
+                    f'seat {seat.seat}\'s {what} "{name}" has letters the screens cannot show '
+                    f"({' '.join(missing)}): they would appear as boxes (the screens' fonts "
+                    "cover the Latin, Greek, Cyrillic, Arabic and Telugu scripts)"
+                )
     return out

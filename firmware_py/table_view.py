@@ -9,7 +9,7 @@ types are `roundhouse.view`, which the screens read it back with.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from firmware_py.config import Config
 from firmware_py.game import Game, Moment, preset_name
@@ -62,6 +62,14 @@ class ViewMaker:
     def __init__(self, config: Config) -> None:
         self._config = config
 
+    def _grammar(self, seat: int, name: str) -> dict[str, Any]:
+        """The gender and forms the configuration gives a seat's name, while the seat goes
+        by that name (a player seated by a card goes by the card's)."""
+        config = next((s for s in self._config.seats if s.seat == seat), None)
+        if config is None or config.name != name:
+            return {}
+        return {"gender": config.gender, "forms": config.forms}
+
     def view(self, table: TableShown) -> View:
         """The public view of docs/view.md (its "seq" is the publisher's): nothing hidden."""
         game, history = table.game, table.history
@@ -83,6 +91,7 @@ class ViewMaker:
                 marker_expected=bool(train and train.open),
                 marker_sensed=table.pads.marker_sensed(seat),
                 total=state.totals[e],
+                **self._grammar(seat, game.names[e]),
             ))
         trains: list[TrainView] = []
         if started:
@@ -173,6 +182,7 @@ class ViewMaker:
                     marker_expected=False,
                     marker_sensed=table.pads.marker_sensed(s.seat),
                     total=0,
+                    **self._grammar(s.seat, table.seat_name(s.seat)),
                 )
                 for s in sorted(self._config.seats, key=lambda s: s.seat)
             ),

@@ -14,8 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from roundhouse import messages as say
+from roundhouse.declension import Name
 from roundhouse.messages import message
-from roundhouse.render import digits, direction, language_name, languages, number, render
+from roundhouse.render import (
+    Names,
+    digits,
+    direction,
+    language_name,
+    languages,
+    number,
+    render,
+)
 from roundhouse.view import Phase, View
 from roundhouse.vocabulary import DEFAULT_LANGUAGE
 
@@ -56,7 +65,7 @@ def language_choices() -> list[dict[str, str]]:
     return [{"code": code, "name": language_name(code)} for code in languages()]
 
 
-def _headline(view: View, lang: str, names: Sequence[str]) -> str:
+def _headline(view: View, lang: str, names: Names) -> str:
     def said(mid: str, **args: Any) -> str:
         return render(message(mid, **args), lang, names)
 
@@ -81,9 +90,12 @@ def _headline(view: View, lang: str, names: Sequence[str]) -> str:
 def board(view: View, lang: str) -> dict[str, Any]:
     """The page's content for one view in language `lang`."""
     names = seat_names(view, lang)
+    # The sentences take the names with their grammar ("του Νίκου"), the page as written.
+    people = [Name(text, p.gender, p.forms, p.number)
+              for text, p in zip(names, view.people(), strict=True)]
 
     def said(mid: str, **args: Any) -> str:
-        return render(message(mid, **args), lang, names)
+        return render(message(mid, **args), lang, people)
 
     playing = view.phase is not Phase.LOBBY
     seats = [
@@ -117,7 +129,7 @@ def board(view: View, lang: str) -> dict[str, Any]:
         "dir": direction(lang),
         "digits": digits("0123456789", lang),
         "phase": view.phase.value,
-        "headline": _headline(view, lang, names),
+        "headline": _headline(view, lang, people),
         "round": said(say.SCREEN_ROUND_OF, round=view.round, rounds=view.rounds)
         if playing else "",
         "seats": seats,

@@ -41,6 +41,9 @@ KEYWORDS = {
 }
 # "{train}", or "{train@genitive}": the argument in a grammatical case the sentence needs.
 PLACEHOLDER = re.compile(r"\{([a-z_]+)(?:@[a-z]+)?\}")
+# Anything between braces, to tell a placeholder written wrong ("{seat:gen}").
+BRACES = re.compile(r"\{[^{}]*\}")
+CASED = re.compile(r"\{([a-z_]+)@([a-z]+)\}")
 
 
 def extract() -> Catalog:
@@ -132,6 +135,8 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
                 continue
             raw = have.string
             strings = [str(x or "") for x in (raw if isinstance(raw, tuple | list) else [raw])]
+            if _case_of_other_language(context, path.stem) and not any(strings):
+                continue  # "seat.name@dative" in a language without a dative
             if have.fuzzy or not all(strings):
                 yield f"{name}: {context}: not translated"
                 continue
@@ -139,6 +144,11 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
                 yield (f"{name}: {context}: {len(strings)} plural forms, the header says "
                        f"{catalog.num_plurals}")
             english = set(PLACEHOLDER.findall(" ".join(_ids(want.id))))
+            wrong = [f"{name}: {context}: {said}" for form in strings
+                     for said in _case_problems(form, path.stem)]
+            if wrong:
+                yield from wrong
+                continue
             for form in strings:
                 used = set(PLACEHOLDER.findall(form))
                 # A plural form may say "one" instead of {n}; no other placeholder may go.
@@ -148,6 +158,38 @@ def problems(locale_dir: Path = LOCALE_DIR) -> Iterator[str]:
                     break
         for key in found.keys() - wanted.keys():
             yield f"{name}: {key[0]}: no such message any more"
+
+
+def _case_of_other_language(context: str | None, lang: str) -> bool:
+    """Whether the message is the form of a case `lang` does not have (`seat.name@dative`
+    in Greek, every case in Persian): that language need not translate it."""
+    from roundhouse.declension import cases
+
+    case = (context or "").rpartition("@")[2] if "@" in (context or "") else None
+    return case is not None and case not in cases(lang)
+
+
+def _case_problems(text: str, lang: str) -> Iterator[str]:
+    """What is wrong with the placeholders of one translation: written wrong, or asking
+    for a case the language has not, or for a case of what has none."""
+    from roundhouse.declension import ALL_CASES, cases
+    from roundhouse.message import is_seat, is_train
+
+    for said in BRACES.findall(text):
+        if not PLACEHOLDER.fullmatch(said):
+            yield (f"{said} is not a placeholder: write {{name}}, or {{seat@genitive}} for a "
+                   "seat in a case")
+    have = cases(lang)
+    for key, case in CASED.findall(text):
+        asked = f"{{{key}@{case}}}"
+        if case not in ALL_CASES:
+            yield f"{asked}: no case {case!r}; the cases are {', '.join(ALL_CASES)}"
+        elif case not in have:
+            yield (f"{asked}: {lang} has no {case}" + (
+                f"; its cases are {', '.join(have)}" if have else
+                "; its sentences say names as they are, write {" + key + "}"))
+        elif not (is_seat(key) or is_train(key)):
+            yield f"{asked}: only a seat or a train is said in a case"
 
 
 def _ids(message_id: object) -> list[str]:

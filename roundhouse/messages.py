@@ -30,6 +30,32 @@ TRAIN_OF_SEAT = say("train.seat", "{seat}'s train")
 TRAIN_MEXICAN_GENITIVE = say("train.mexican@genitive", "the Mexican train")
 # Translators: a train's title in the genitive case, where the language has one.
 TRAIN_OF_SEAT_GENITIVE = say("train.seat@genitive", "{seat}'s train")
+# A seat in a grammatical case, for the catalogues of languages with cases
+# (`roundhouse.declension`, docs/languages.md): a sentence that writes "{seat@genitive}"
+# says a seat without a name with `seat.numbered@genitive` ("της θέσης 3"), and a name the
+# language's rules cannot decline with `seat.name@genitive` ("του παίκτη Ali", "of the
+# player Ali"). A language without that case leaves them untranslated.
+# Translators: "seat N" in the nominative, with its article, for a language with cases.
+SEAT_NUMBERED_NOMINATIVE = say("seat.numbered@nominative", "seat {number}")
+# Translators: "seat N" in the genitive, with its article, for a language with cases.
+SEAT_NUMBERED_GENITIVE = say("seat.numbered@genitive", "seat {number}")
+# Translators: "seat N" in the dative, with its article, for a language with cases.
+SEAT_NUMBERED_DATIVE = say("seat.numbered@dative", "seat {number}")
+# Translators: "seat N" in the accusative, with its article, for a language with cases.
+SEAT_NUMBERED_ACCUSATIVE = say("seat.numbered@accusative", "seat {number}")
+# Translators: "seat N" in the vocative (calling the seat), for a language with cases.
+SEAT_NUMBERED_VOCATIVE = say("seat.numbered@vocative", "seat {number}")
+# Translators: a name {name} the rules cannot decline, said where the sentence needs the
+# nominative (e.g. "the player {name}"), for a language with cases.
+SEAT_NAME_NOMINATIVE = say("seat.name@nominative", "{name}")
+# Translators: a name {name} the rules cannot decline, where the sentence needs the genitive.
+SEAT_NAME_GENITIVE = say("seat.name@genitive", "{name}")
+# Translators: a name {name} the rules cannot decline, where the sentence needs the dative.
+SEAT_NAME_DATIVE = say("seat.name@dative", "{name}")
+# Translators: a name {name} the rules cannot decline, where the sentence needs the accusative.
+SEAT_NAME_ACCUSATIVE = say("seat.name@accusative", "{name}")
+# Translators: a name {name} the rules cannot decline, where the sentence calls the player.
+SEAT_NAME_VOCATIVE = say("seat.name@vocative", "{name}")
 PAD_MEXICAN = say("pad.mexican", "the Mexican train's pad")
 PAD_OF_SEAT = say("pad.seat", "{seat}'s pad")
 PAD_NAMED = say("pad.named", "{text}'s pad")

@@ -7,7 +7,9 @@ read with the standard library's `gettext` (`npgettext` chooses the plural form 
 argument `n`). Each message id is its template's gettext context. A language is any
 catalogue in that folder (docs/languages.md); English is always there.
 
-How arguments are said follows from their names (docs/view.md, "Messages").
+How arguments are said follows from their names (docs/view.md, "Messages"). A catalogue
+may ask for a seat or a train in a grammatical case, `{seat@genitive}`: the forms come
+from `roundhouse.declension`.
 
 This module imports nothing of the project outside `roundhouse`, so the screens may import it.
 """
@@ -21,13 +23,16 @@ from functools import cache
 from pathlib import Path
 
 from roundhouse import messages as m
+from roundhouse.declension import Name, cases, decline, form_of
 from roundhouse.message import TEMPLATES, Arg, Message, is_seat, is_train
 from roundhouse.vocabulary import DEFAULT_LANGUAGE, MEXICAN
 
-__all__ = ["DEFAULT_LANGUAGE", "FSI", "PDI", "clean", "digits", "direction", "language_name",
-           "languages", "number", "render"]
+__all__ = ["DEFAULT_LANGUAGE", "FSI", "PDI", "Name", "Names", "clean", "digits", "direction",
+           "language_name", "languages", "number", "render"]
 
 LOCALE_DIR = Path(__file__).with_name("locale")
+# The seats' names by position: as written, or with their grammar (`Name`).
+Names = Sequence[str | Name]
 
 
 def languages() -> tuple[str, ...]:
@@ -97,10 +102,11 @@ def clean(text: str) -> str:
     return text.translate(_UNSAFE)
 
 
-def render(message: Message | None, lang: str, names: Sequence[str] = (),
+def render(message: Message | None, lang: str, names: Names = (),
            *, isolate: bool = False) -> str:
     """The sentence of `message` in language `lang`; `names` are the view's seat names by
-    position (a seat without one is said "seat N"). `None` says nothing: "".
+    position (a seat without one is said "seat N"), each as written or as a `Name` with
+    the forms the configuration gives it. `None` says nothing: "".
 
     With `isolate` (the screens), every argument is set in the sentence between Unicode
     bidi isolates (U+2068 ... U+2069), and names and texts lose any bidi controls of
@@ -109,23 +115,28 @@ def render(message: Message | None, lang: str, names: Sequence[str] = (),
     if message is None:
         return ""
     text = _say(message, lang, names, isolate)
-    first = _first_argument(message, lang)
-    if first is not None and _said_by_default(first, message.get(first), names):
-        # "seat 2 must draw" opens a sentence: "Seat 2 must draw".
+    first, cased = _first_argument(message, lang)
+    if first is not None and (cased or _said_by_default(first, message.get(first), names)):
+        # "seat 2 must draw" opens a sentence: "Seat 2 must draw"; so does a name with
+        # its article: "Του Νίκου έμεινε μία πέτρα".
         at = len(text) - len(text.lstrip(FSI))
         text = text[:at] + text[at:at + 1].upper() + text[at + 1:]
     return text
 
 
-def _first_argument(message: Message, lang: str) -> str | None:
-    """The argument a sentence opens with in `lang`, if it opens with one."""
+def _first_argument(message: Message, lang: str) -> tuple[str | None, bool]:
+    """The argument a sentence opens with in `lang`, if it opens with one, and whether
+    the sentence asks for it in a case."""
     if message.id not in TEMPLATES:
-        return None
+        return None, False
     template = _template(message.id, lang, message.get("n"))
-    return template[1 : template.find("}")].split("@")[0] if template.startswith("{") else None
+    if not template.startswith("{"):
+        return None, False
+    key, _, case = template[1 : template.find("}")].partition("@")
+    return key, bool(case)
 
 
-def _say(message: Message, lang: str, names: Sequence[str], isolate: bool = False) -> str:
+def _say(message: Message, lang: str, names: Names, isolate: bool = False) -> str:
     """A message as said inside a sentence: no capital letter of its own."""
     if message.id not in TEMPLATES:
         # A service of another version than this screen's: show the id, never crash.
@@ -162,13 +173,38 @@ class _Arguments(dict[str, str]):
         return "{" + key + "}"
 
 
-def _said_by_default(key: str, value: Arg, names: Sequence[str]) -> bool:
+def _said_by_default(key: str, value: Arg, names: Names) -> bool:
     if is_train(key) or isinstance(value, Message):
         return True
-    return is_seat(key) and not (isinstance(value, int) and 0 <= value < len(names))
+    if not is_seat(key) or not isinstance(value, int):
+        return False
+    if not 0 <= value < len(names):
+        return True
+    said = names[value]
+    return not (said if isinstance(said, str) else said.text)  # "seat N" in its stead
 
 
-def _argument(key: str, value: Arg, lang: str, names: Sequence[str],
+def _seat(seat: int, lang: str, names: Names, isolate: bool, case: str | None) -> str:
+    """A seat as its sentence says it: its name, in the case asked for where the language
+    has it (the configuration's form, else the language's rules, else the catalogue's
+    construction for a name it cannot decline), or "seat N" without a name."""
+    person = names[seat] if 0 <= seat < len(names) else None
+    name = Name(person) if isinstance(person, str) else person
+    number = seat if name is None or name.number is None else name.number
+    if case is not None and case in cases(lang):
+        if name is None or name.number is not None or not name.text:
+            said = Message(f"seat.numbered@{case}", (("number", number),))
+            return _say(said, lang, names, isolate)
+        form = form_of(name.forms, lang, case) or decline(name.text, lang, case, name.gender)
+        if form is not None:
+            return clean(form) if isolate else form
+        return _say(Message(f"seat.name@{case}", (("name", name.text),)), lang, names, isolate)
+    if name is not None and name.text:
+        return clean(name.text) if isolate else name.text
+    return _say(m.message(m.SEAT_NUMBERED, number=number), lang, names, isolate)
+
+
+def _argument(key: str, value: Arg, lang: str, names: Names,
               isolate: bool = False, case: str | None = None) -> str:
     if isinstance(value, Message):
         return _say(_in_case(value, case), lang, names, isolate)
@@ -177,9 +213,7 @@ def _argument(key: str, value: Arg, lang: str, names: Sequence[str],
         items = (_argument(key, item, lang, names, isolate) for item in value)
         return separator.join(f"{FSI}{item}{PDI}" if isolate else item for item in items)
     if is_seat(key) and isinstance(value, int) and not isinstance(value, bool):
-        if 0 <= value < len(names):
-            return clean(names[value]) if isolate else names[value]
-        return _say(m.message(m.SEAT_NUMBERED, number=value), lang, names, isolate)
+        return _seat(value, lang, names, isolate, case)
     if is_train(key):
         if str(value) == MEXICAN:
             return _say(_in_case(m.message(m.TRAIN_MEXICAN), case), lang, names, isolate)

@@ -17,12 +17,12 @@ is in the language of the seat it is about, else in the table's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from roundhouse import messages as m
+from roundhouse.declension import Name
 from roundhouse.message import Arg, Message, message
-from roundhouse.render import clean, render
+from roundhouse.render import Names, clean, render
 from roundhouse.view import View
 from roundhouse.vocabulary import tile_pips
 
@@ -63,10 +63,18 @@ def _spoken_message(said: Message) -> Message:
     return Message(said.id, tuple((k, _for_the_ear(k, v)) for k, v in said.args))
 
 
-def spoken(said: Message, lang: str, names: Sequence[str] = ()) -> str:
+def _clean(name: str | Name) -> Name:
+    if isinstance(name, str):
+        return Name(clean(name))
+    forms = tuple((lang, tuple((case, clean(form)) for case, form in cased))
+                  for lang, cased in name.forms)
+    return replace(name, text=clean(name.text), forms=forms)
+
+
+def spoken(said: Message, lang: str, names: Names = ()) -> str:
     """`said` as a synthesiser should read it in `lang` (tiles by their numbers, digits
-    0-9, names without control characters)."""
-    text = render(_spoken_message(said), lang, [clean(n) for n in names])
+    0-9, names without control characters, in the case the sentence needs)."""
+    text = render(_spoken_message(said), lang, [_clean(n) for n in names])
     digits = render(message(m.LANGUAGE_DIGITS), lang)
     if len(digits) == 10:
         text = text.translate(str.maketrans(digits, "0123456789"))
@@ -79,8 +87,8 @@ def _language(view: View, seat: int | None) -> str:
     return str(view.language or "en")
 
 
-def _names(view: View) -> list[str]:
-    return [str(s.name) for s in view.seats]
+def _names(view: View) -> tuple[Name, ...]:
+    return view.people()
 
 
 def announcements(old: View | None, new: View) -> list[Announcement]:

@@ -16,6 +16,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
+from roundhouse.declension import GENDERS, Forms, Name
 from roundhouse.errors import RoundhouseError
 from roundhouse.message import Message, MessageError
 from roundhouse.vocabulary import MAX_PIPS, SEATS, TileTextError, tile_pips
@@ -70,6 +71,10 @@ class SeatView:
     marker_expected: bool
     marker_sensed: bool | None  # None: the table cannot sense that seat's marker
     total: int
+    # How a language with cases says the name, where the configuration says
+    # (docs/languages.md): written in the view only when given.
+    gender: str | None = None
+    forms: Forms = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +168,14 @@ class View:
     def names(self) -> tuple[str, ...]:
         return tuple(seat.name for seat in self.seats)
 
+    def people(self) -> tuple[Name, ...]:
+        """The seats' names with their grammar, as `roundhouse.render` takes them; a seat
+        the configuration names nobody ("Seat 3") is said "seat N" in each language."""
+        return tuple(
+            Name("", number=i + 1) if seat.name == f"Seat {i + 1}"
+            else Name(seat.name, seat.gender, seat.forms)
+            for i, seat in enumerate(self.seats))
+
     def train(self, train_id: str) -> TrainView | None:
         return next((t for t in self.trains if t.id == train_id), None)
 
@@ -207,7 +220,14 @@ def _to_json(value: object) -> object:
         return [_to_json(v) for v in cast("tuple[object, ...]", value)]
     names = _FIELDS.get(kind)
     if names is not None:
-        return {name: _to_json(getattr(value, name)) for name in names}
+        out = {name: _to_json(getattr(value, name)) for name in names}
+        if kind is SeatView:
+            seat = cast("SeatView", value)
+            if seat.gender is not None:
+                out["gender"] = seat.gender
+            if seat.forms:
+                out["forms"] = {lang: dict(cased) for lang, cased in seat.forms}
+        return out
     if isinstance(value, Message):
         return value.to_json()
     if isinstance(value, Phase | Stage):
@@ -215,11 +235,13 @@ def _to_json(value: object) -> object:
     return value
 
 
+# A seat's grammar is written only where the configuration gives it.
+_WHEN_GIVEN = frozenset({(SeatView, "gender"), (SeatView, "forms")})
 # Looked up by exact type: a view is written several times a second, and
 # `dataclasses.fields` and a chain of isinstance checks were most of its cost.
 _PLAIN = frozenset({str, int, bool, type(None)})
 _FIELDS: dict[type, tuple[str, ...]] = {
-    kind: tuple(f.name for f in fields(kind))
+    kind: tuple(f.name for f in fields(kind) if (kind, f.name) not in _WHEN_GIVEN)
     for kind in (SeatView, Branch, TrainView, PendingDouble, Notice, ReaderView, LastPlay)
 }
 
@@ -350,7 +372,33 @@ def _seat(value: object, where: str) -> SeatView:
         marker_expected=bool(r.flag("marker_expected", optional=True)),
         marker_sensed=r.flag("marker_sensed", optional=True),
         total=r.number("total", optional=True, low=-(2**63)) or 0,
+        gender=_gender(r.value("gender", optional=True), r.at("gender")),
+        forms=_forms(r.value("forms", optional=True), r.at("forms")),
     )
+
+
+def _gender(value: object, where: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value in GENDERS:
+        return value
+    raise ViewError(f"{where}: expected {' or '.join(GENDERS)}, got {value!r}")
+
+
+def _forms(value: object, where: str) -> Forms:
+    """`{"el": {"genitive": "του Νίκου"}}`; cases this screen does not know are kept (a
+    service of another version), and simply never asked for."""
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise ViewError(f"{where}: expected an object of languages")
+    out = []
+    for lang, cased in value.items():
+        if not isinstance(cased, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in cased.items()):
+            raise ViewError(f"{where}.{lang}: expected an object of cases and their forms")
+        out.append((str(lang), tuple((str(k), str(v)) for k, v in cased.items())))
+    return tuple(out)
 
 
 def _branch(value: object, where: str) -> Branch:

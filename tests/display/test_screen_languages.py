@@ -72,7 +72,7 @@ def test_the_walls_own_words_are_in_its_language(view):
     sample = view("game_over_8")
     sample["wall_language"] = "el"
     words = said(wall_layout(as_view(sample), (1920, 1080)))
-    assert "Τέλος παιχνιδιού. Κερδίζει: Bo" in words
+    assert "Τέλος παιχνιδιού: κερδίζει ο παίκτης Bo" in words
 
 
 def test_the_waiting_screen_speaks_the_screens_language(monkeypatch):

@@ -98,3 +98,31 @@ def test_alerts_belong_to_their_seat(rig_factory):
     alerts = [a for a in view["alerts"] if a["message"]["id"] == "alert.marker_out"]
     assert alerts == [{"seat": 2, "message": {"id": "alert.marker_out", "args": {"seat": 2}}}]
     assert said(view, alerts[0]["message"], 2) == "Cy: padėkite savo žymeklį"
+
+
+def test_the_view_carries_a_seats_configured_forms_and_a_player_card_sheds_them(rig_factory):
+    import dataclasses
+
+    from roundhouse.declension import Name
+
+    rig = rig_factory(names=("Νίκος", "Bo", "Cy", "Di"), language="el")
+    config = rig.config
+    nikos = dataclasses.replace(config.seats[0], gender="masculine",
+                                forms=(("el", (("genitive", "του Νικολάκη"),)),))
+    rig.journal.close()
+    rig = type(rig)(dataclasses.replace(config, seats=(nikos, *config.seats[1:])))
+    lobby = rig.table.view()
+    assert lobby.seats[0].forms == nikos.forms and lobby.seats[0].gender == "masculine"
+    assert "forms" not in lobby.to_json()["seats"][1]
+    said = render(Message("alert.one_tile", (("seat", 0),)), "el", lobby.people())
+    assert said == "Του Νικολάκη έμεινε μία πέτρα"
+    # A player seated there by a card goes by the card's name, without the seat's forms.
+    rig.tap(0, "P:Zoë")
+    carded = rig.table.view()
+    assert carded.seats[0].name == "Zoë" and carded.seats[0].forms == ()
+    assert carded.people()[0] == Name("Zoë")
+    rig.press(0)  # the player leaves: the seat has its own name and forms again
+    assert rig.table.view().seats[0].forms == nikos.forms
+    rig.start(0, 1)
+    playing = rig.table.view()
+    assert playing.phase != "lobby" and playing.seats[0].forms == nikos.forms
