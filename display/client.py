@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import sys
 import time
@@ -35,6 +36,7 @@ from display import (
     wall_screen,
 )
 from display import qr as qr_code
+from display.panel import BlackOnly, Switch, Where
 from display.views import changed, in_language
 from roundhouse.address import page_url
 from roundhouse.feed import ViewFeed
@@ -172,7 +174,8 @@ class Follower:
     def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
                  animate: bool = True, lang: str | None = None, qr: str | None = None,
                  sleep_settings: SleepSettings | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 panel: Switch | None = None) -> None:
         self.feed = feed
         # The phone page's address, drawn as a QR code over the wall (display.qr).
         self.qr = (qr, qr_code.matrix(qr)) if qr else None
@@ -191,6 +194,8 @@ class Follower:
         self.clock = clock
         self.active_at = clock()  # the last input or new view
         self.looks = sleep.AWAKE
+        # What a blank screen switches off besides drawing black (display.panel).
+        self.panel = panel or Switch(BlackOnly())
 
     def _draw_view(self, now: float) -> None:
         assert self.view is not None
@@ -232,15 +237,18 @@ class Follower:
             self._draw_view(now - self.received_at)
             self.sink.show("pulse")
         going = self.sink.events()
-        self._sleep_or_wake(drew=news is not None and self.view is news)
+        self._sleep_or_wake(heard=news is not None)
         return going
 
-    def _sleep_or_wake(self, drew: bool) -> None:
-        """Dim or blank the screen after a while without a game, input or new view; wake
-        it at once on any of them."""
+    def _sleep_or_wake(self, heard: bool) -> None:
+        """Dim or blank the screen after a while without a game, input or news from the
+        table; wake it at once on any of them. Every view the service publishes follows
+        an input it took (a button pressed, a card tapped), so one that shows nothing new
+        (the same refusal again) wakes the screen too. A blank screen switches its panel
+        off where it can (display.panel), and on again before the picture comes back."""
         now = self.clock()
         touched = getattr(self.sink, "touched", False)  # a sink of pictures has no input
-        if drew or touched:
+        if heard or touched:
             self.active_at = now
         if touched:
             self.sink.touched = False
@@ -248,12 +256,16 @@ class Follower:
         if looks == self.looks:
             return
         self.looks = looks
+        if looks != sleep.BLANK:
+            self.panel.on()
         if self.view is not None:
             self._draw_view(0.0)
         else:
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
         sleep.darken(self.sink.surface, looks, self.sleep_settings)
         self.sink.show(looks)
+        if looks == sleep.BLANK:
+            self.panel.off()
 
     def run(self, stop: Callable[[], bool] = lambda: False) -> None:
         while not stop() and self.step():
@@ -378,6 +390,17 @@ def _sleep(args: argparse.Namespace) -> SleepSettings:
         raise UsageError(f"--config {exc}") from None
 
 
+def _panel(settings: SleepSettings, sink: Sink, screen: int) -> Switch:
+    """What a blank window switches off besides drawing black (`[display.sleep] panel`);
+    a folder of pictures has no panel."""
+    if not isinstance(sink, WindowSink) or not settings.blank_after_s:
+        return Switch(BlackOnly())
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    where = Where(driver=pygame.display.get_driver(), screen=screen,
+                  screens=pygame.display.get_num_displays())
+    return Switch.choose(settings.panel, where)
+
+
 def _speak(args: argparse.Namespace, feed: ViewFeed) -> int:
     """The speech view: no window, the table's announcements through espeak-ng."""
     from display import speaker
@@ -420,10 +443,12 @@ def run_display(args: argparse.Namespace) -> int:
         else:
             sink = _window(args, size)
         check_size(args.view, sink.surface.get_size())
+        settings = _sleep(args)
         feed = ViewFeed(socket_path)
         try:
             Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang, qr=_qr(args), sleep_settings=_sleep(args)
+                     lang=args.lang, qr=_qr(args), sleep_settings=settings,
+                     panel=_panel(settings, sink, args.screen)
                      ).run(stop=lambda: _orphaned(args.parent))
         finally:
             feed.close()
