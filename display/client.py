@@ -213,6 +213,8 @@ class Follower:
             and time.monotonic() - self.received_at < table_screen.NEWEST_PULSE
         )
         news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
+        if news is not None:
+            self.panel.on()  # news from the table wakes the panel before it is drawn
         now = time.monotonic()
         if news is not None and changed(news, self.view):
             early = self.drawn_at + self.frame_time - now

@@ -164,8 +164,9 @@ class X11Dpms:
         if run is run_command and shutil.which("xset") is None:
             raise PanelError("xset is not installed (Debian: x11-xserver-utils)")
         self.run = run
-        if "DPMS" not in self._xset("q"):
-            raise PanelError(f"the X server on {self.display} has no DPMS")
+        said = self._xset("q")
+        if "DPMS" not in said or "does not have the DPMS" in said:
+            raise PanelError(f"the X server on {self.display} has no DPMS extension")
 
     def _xset(self, *args: str) -> str:
         return self.run(["xset", "-display", self.display, *args])
