@@ -17,11 +17,14 @@ import argparse
 import contextlib
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Protocol
 
 import pygame
@@ -270,8 +273,11 @@ class Follower:
             self.panel.off()
 
     def run(self, stop: Callable[[], bool] = lambda: False) -> None:
-        while not stop() and self.step():
-            pass
+        try:
+            while not stop() and self.step():
+                pass
+        finally:
+            self.panel.on()  # a screen that ends leaves its panel lit
 
 
 def configure_display(parser: argparse.ArgumentParser) -> None:
@@ -392,6 +398,23 @@ def _sleep(args: argparse.Namespace) -> SleepSettings:
         raise UsageError(f"--config {exc}") from None
 
 
+@contextlib.contextmanager
+def _ending_on_sigterm() -> Iterator[None]:
+    """systemd stops a screen with SIGTERM: it ends as on Esc, its panel lit again."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _sigterm(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
 def _panel(settings: SleepSettings, sink: Sink, screen: int) -> Switch:
     """What a blank window switches off besides drawing black (`[display.sleep] panel`);
     a folder of pictures has no panel."""
@@ -446,14 +469,15 @@ def run_display(args: argparse.Namespace) -> int:
             sink = _window(args, size)
         check_size(args.view, sink.surface.get_size())
         settings = _sleep(args)
-        feed = ViewFeed(socket_path)
-        try:
-            Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang, qr=_qr(args), sleep_settings=settings,
-                     panel=_panel(settings, sink, args.screen)
-                     ).run(stop=lambda: _orphaned(args.parent))
-        finally:
-            feed.close()
+        with _ending_on_sigterm():
+            feed = ViewFeed(socket_path)
+            try:
+                Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
+                         lang=args.lang, qr=_qr(args), sleep_settings=settings,
+                         panel=_panel(settings, sink, args.screen)
+                         ).run(stop=lambda: _orphaned(args.parent))
+            finally:
+                feed.close()
         if _orphaned(args.parent):
             print(f"roundhouse display: the process that started this screen (pid "
                   f"{args.parent}) has ended; so does the screen", file=sys.stderr)

@@ -104,7 +104,11 @@ class Backlight:
             if (device / "bl_power").exists():
                 _write(device / "bl_power", str(FB_BLANK_UNBLANK))
             level = self._brightness.pop(device, None)
-            if level is not None and _read(device / "brightness") != level:
+            now = _read(device / "brightness")
+            if level is None and now == "0" and (device / "max_brightness").exists():
+                # Left dark by a screen that ended asleep: this one starts lit.
+                level = _read(device / "max_brightness")
+            if level is not None and now != level:
                 _write(device / "brightness", level)
 
 
@@ -344,6 +348,12 @@ class Connector:
     id: int
     type: int
     connected: bool
+    modes: int
+
+    @property
+    def screen(self) -> bool:
+        """A connector SDL makes a screen of: connected, with modes to show."""
+        return self.connected and self.modes > 0
 
 
 class DrmCard:
@@ -378,7 +388,7 @@ class DrmCard:
                                 modes_ptr=ctypes.addressof(mode))
             self._call(DRM_IOCTL_MODE_GETCONNECTOR, info)
             found.append(Connector(connector_id, info.connector_type,
-                                   info.connection == DRM_MODE_CONNECTED))
+                                   info.connection == DRM_MODE_CONNECTED, info.count_modes))
         return found
 
     def property_id(self, connector_id: int, name: bytes) -> int | None:
@@ -426,7 +436,7 @@ class DrmDpms:
         for fd in fds():
             card = DrmCard(fd, ioctl)
             try:
-                connected = [c for c in card.connectors() if c.connected]
+                connected = [c for c in card.connectors() if c.screen]
                 if screen >= len(connected):
                     raise PanelError(f"no connected screen {screen} on it")
                 connector = connected[screen]
@@ -530,7 +540,11 @@ class Switch:
         else:
             if panel.name != "none":
                 log.info("a blank screen switches its panel off through %s", panel.name)
-        return cls(panel)
+        switch = cls(panel)
+        # A screen stopped while asleep may have left its panel off: it starts lit.
+        switch.is_off = True
+        switch.on()
+        return switch
 
     @property
     def name(self) -> str:

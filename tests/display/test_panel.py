@@ -234,6 +234,39 @@ def test_a_backlight_without_bl_power_is_dimmed_to_nothing_and_given_back(tmp_pa
     assert (device / "brightness").read_text() == "180"
 
 
+def test_a_screen_starts_with_its_panel_lit_whatever_the_last_one_left(tmp_path):
+    # A screen stopped while asleep: bl_power down on one, brightness 0 on the other.
+    down = backlight(tmp_path, "rpi_backlight", 200)
+    (down / "bl_power").write_text("4")
+    dark = backlight(tmp_path / "other", "11-0045", 0, bl_power=False)
+    Switch.choose("backlight", Where(driver="kmsdrm", backlight_root=tmp_path))
+    Switch.choose("backlight", Where(driver="kmsdrm", backlight_root=tmp_path / "other"))
+    assert (down / "bl_power").read_text() == "0"
+    assert (down / "brightness").read_text().strip() == "200"
+    assert (dark / "brightness").read_text() == "255"
+
+
+def test_a_screen_that_ends_asleep_leaves_its_panel_lit(tmp_path):
+    device = backlight(tmp_path / "sys", "rpi_backlight", 200, bl_power=False)
+    clock, feed = Clock(), QueueFeed()
+    feed.views.append(as_view(load("lobby_6")))
+    screen = Follower(feed, FrameSink(tmp_path / "frames", (640, 400), "wall"), "wall",
+                      animate=False, sleep_settings=SETTINGS, clock=clock,
+                      panel=Switch(Backlight(tmp_path / "sys")))
+    turns = iter(range(3))
+
+    def stop():
+        clock.now += 61
+        if next(turns, None) is None:
+            assert (device / "brightness").read_text() == "0"  # asleep, dark
+            return True
+        return False
+
+    screen.run(stop)
+    assert screen.looks == sleep.BLANK
+    assert (device / "brightness").read_text() == "200"
+
+
 def test_a_backlight_gone_is_said_and_the_screen_draws_black(tmp_path, caplog):
     device = backlight(tmp_path, "rpi_backlight", 200)
     switch = Switch(Backlight(tmp_path))
@@ -442,6 +475,7 @@ class FakeCard:
         self.connectors = connectors
         self.names = {1: b"EDID", 2: b"DPMS", 5: b"CRTC_ID"}
         self.refuse_set = refuse_set
+        self.modes = {}  # connector id -> how many modes it reports, if not the usual
 
     def __call__(self, fd, request, arg):
         assert fd == 7
@@ -454,6 +488,7 @@ class FakeCard:
             assert arg.count_modes >= 1, "a count of 0 modes would probe the screen"
             kind, connected, _props = self.connectors[arg.connector_id]
             arg.connector_type, arg.connection = kind, 1 if connected else 2
+            arg.count_modes = self.modes.get(arg.connector_id, 3 if connected else 0)
         elif request == panel.DRM_IOCTL_MODE_OBJ_GETPROPERTIES:
             assert arg.obj_type == panel.DRM_MODE_OBJECT_CONNECTOR
             props = self.connectors[arg.obj_id][2]
@@ -488,6 +523,14 @@ def test_drm_dpms_switches_the_connector_of_its_screen():
     assert device.connectors[32][2][2] == panel.DRM_MODE_DPMS_ON  # the other screen's
     dpms.on()
     assert device.connectors[40][2][2] == panel.DRM_MODE_DPMS_ON
+
+
+def test_drm_counts_the_screens_as_sdl_does():
+    # A connector that says it is connected but has no mode to show is no screen to SDL.
+    device = card()
+    device.modes[32] = 0
+    dpms = DrmDpms(screen=0, ioctl=device, fds=lambda: iter([7]))
+    assert dpms.connector.id == 40
 
 
 def test_drm_without_the_screen_or_the_device_says_why():
@@ -540,3 +583,30 @@ def test_a_switch_that_was_never_off_is_not_switched_on():
     switch.on()
     assert record == []
     assert isinstance(Switch(BlackOnly()).panel, BlackOnly)
+
+
+def test_a_screen_stopped_by_systemd_ends_cleanly(tmp_path):
+    """systemd stops a screen with SIGTERM: it ends as on Esc (status 0), so a panel it
+    switched off is lit again on the way out."""
+    import signal
+    import socket
+    import sys
+
+    path = tmp_path / "view.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+        server.bind(str(path))
+        server.listen(1)
+        server.settimeout(120)
+        screen = subprocess.Popen(
+            [sys.executable, "-m", "firmware_py.cli", "display", "--view", "wall",
+             "--frames", str(tmp_path / "frames"), "--socket", str(path)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            connection, _ = server.accept()  # the screen follows the table
+            with connection:
+                screen.send_signal(signal.SIGTERM)
+                assert screen.wait(timeout=120) == 0
+        finally:
+            if screen.poll() is None:
+                screen.kill()
+                screen.wait()
