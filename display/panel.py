@@ -540,11 +540,14 @@ class Switch:
         else:
             if panel.name != "none":
                 log.info("a blank screen switches its panel off through %s", panel.name)
-        switch = cls(panel)
-        # A screen stopped while asleep may have left its panel off: it starts lit.
-        switch.is_off = True
-        switch.on()
-        return switch
+        # A screen stopped while asleep may have left its panel off: it starts lit. A
+        # panel that cannot be lit now (a TV away) is tried again when the screen sleeps.
+        try:
+            panel.on()
+        except (PanelError, OSError) as err:
+            log.warning("the screen's panel (%s) could not be switched on: %s",
+                        panel.name, err)
+        return cls(panel)
 
     @property
     def name(self) -> str:

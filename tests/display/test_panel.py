@@ -366,7 +366,7 @@ def test_x11_dpms_commands():
 
 def test_an_x_server_away_is_said():
     with pytest.raises(PanelError, match="xset"):
-        X11Dpms(":1", run=panel.run_command if shutil.which("xset") else _no_xset).off()
+        X11Dpms(":987654", run=panel.run_command if shutil.which("xset") else _no_xset)
 
 
 def _no_xset(argv):
@@ -545,6 +545,15 @@ def test_drm_refused_at_run_time_falls_back_to_black(caplog):
     switch = Switch(DrmDpms(ioctl=device, fds=lambda: iter([7])))
     switch.off()
     assert switch.name == "none" and "Permission denied" in caplog.text
+
+
+def test_a_device_that_is_no_drm_card_refuses_the_ioctls_gently():
+    # The real ioctl, structures and request numbers, on a device that takes none.
+    with open("/dev/null", "rb") as null:
+        with pytest.raises(PanelError, match="refused a request"):
+            panel.DrmCard(null.fileno()).connectors()
+        with pytest.raises(PanelError, match="descriptor"):
+            DrmDpms(fds=lambda: iter([null.fileno()]))
 
 
 def test_the_drm_device_sdl_opened_is_found_among_this_process_descriptors(tmp_path):
