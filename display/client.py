@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
+import signal
 import sys
+import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Protocol
 
 import pygame
@@ -35,6 +39,7 @@ from display import (
     wall_screen,
 )
 from display import qr as qr_code
+from display.panel import BlackOnly, Switch, Where
 from display.views import changed, in_language
 from roundhouse.address import page_url
 from roundhouse.feed import ViewFeed
@@ -172,7 +177,8 @@ class Follower:
     def __init__(self, feed: ViewFeed, sink: Sink, view: str, *, fps: int = 30,
                  animate: bool = True, lang: str | None = None, qr: str | None = None,
                  sleep_settings: SleepSettings | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 panel: Switch | None = None) -> None:
         self.feed = feed
         # The phone page's address, drawn as a QR code over the wall (display.qr).
         self.qr = (qr, qr_code.matrix(qr)) if qr else None
@@ -191,6 +197,8 @@ class Follower:
         self.clock = clock
         self.active_at = clock()  # the last input or new view
         self.looks = sleep.AWAKE
+        # What a blank screen switches off besides drawing black (display.panel).
+        self.panel = panel or Switch(BlackOnly())
 
     def _draw_view(self, now: float) -> None:
         assert self.view is not None
@@ -208,6 +216,8 @@ class Follower:
             and time.monotonic() - self.received_at < table_screen.NEWEST_PULSE
         )
         news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
+        if news is not None:
+            self.panel.on()  # news from the table wakes the panel before it is drawn
         now = time.monotonic()
         if news is not None and changed(news, self.view):
             early = self.drawn_at + self.frame_time - now
@@ -232,15 +242,18 @@ class Follower:
             self._draw_view(now - self.received_at)
             self.sink.show("pulse")
         going = self.sink.events()
-        self._sleep_or_wake(drew=news is not None and self.view is news)
+        self._sleep_or_wake(heard=news is not None)
         return going
 
-    def _sleep_or_wake(self, drew: bool) -> None:
-        """Dim or blank the screen after a while without a game, input or new view; wake
-        it at once on any of them."""
+    def _sleep_or_wake(self, heard: bool) -> None:
+        """Dim or blank the screen after a while without a game, input or news from the
+        table; wake it at once on any of them. Every view the service publishes follows
+        an input it took (a button pressed, a card tapped), so one that shows nothing new
+        (the same refusal again) wakes the screen too. A blank screen switches its panel
+        off where it can (display.panel), and on again before the picture comes back."""
         now = self.clock()
         touched = getattr(self.sink, "touched", False)  # a sink of pictures has no input
-        if drew or touched:
+        if heard or touched:
             self.active_at = now
         if touched:
             self.sink.touched = False
@@ -248,16 +261,23 @@ class Follower:
         if looks == self.looks:
             return
         self.looks = looks
+        if looks != sleep.BLANK:
+            self.panel.on()
         if self.view is not None:
             self._draw_view(0.0)
         else:
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
         sleep.darken(self.sink.surface, looks, self.sleep_settings)
         self.sink.show(looks)
+        if looks == sleep.BLANK:
+            self.panel.off()
 
     def run(self, stop: Callable[[], bool] = lambda: False) -> None:
-        while not stop() and self.step():
-            pass
+        try:
+            while not stop() and self.step():
+                pass
+        finally:
+            self.panel.on()  # a screen that ends leaves its panel lit
 
 
 def configure_display(parser: argparse.ArgumentParser) -> None:
@@ -378,6 +398,34 @@ def _sleep(args: argparse.Namespace) -> SleepSettings:
         raise UsageError(f"--config {exc}") from None
 
 
+@contextlib.contextmanager
+def _ending_on_sigterm() -> Iterator[None]:
+    """systemd stops a screen with SIGTERM: it ends as on Esc, its panel lit again."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _sigterm(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def _panel(settings: SleepSettings, sink: Sink, screen: int) -> Switch:
+    """What a blank window switches off besides drawing black (`[display.sleep] panel`);
+    a folder of pictures has no panel."""
+    if not isinstance(sink, WindowSink) or not settings.blank_after_s:
+        return Switch(BlackOnly())
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    where = Where(driver=pygame.display.get_driver(), screen=screen,
+                  screens=pygame.display.get_num_displays())
+    return Switch.choose(settings.panel, where)
+
+
 def _speak(args: argparse.Namespace, feed: ViewFeed) -> int:
     """The speech view: no window, the table's announcements through espeak-ng."""
     from display import speaker
@@ -420,13 +468,16 @@ def run_display(args: argparse.Namespace) -> int:
         else:
             sink = _window(args, size)
         check_size(args.view, sink.surface.get_size())
-        feed = ViewFeed(socket_path)
-        try:
-            Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
-                     lang=args.lang, qr=_qr(args), sleep_settings=_sleep(args)
-                     ).run(stop=lambda: _orphaned(args.parent))
-        finally:
-            feed.close()
+        settings = _sleep(args)
+        with _ending_on_sigterm():
+            feed = ViewFeed(socket_path)
+            try:
+                Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
+                         lang=args.lang, qr=_qr(args), sleep_settings=settings,
+                         panel=_panel(settings, sink, args.screen)
+                         ).run(stop=lambda: _orphaned(args.parent))
+            finally:
+                feed.close()
         if _orphaned(args.parent):
             print(f"roundhouse display: the process that started this screen (pid "
                   f"{args.parent}) has ended; so does the screen", file=sys.stderr)

@@ -5,8 +5,8 @@ The table service and its journal know nothing of it: a sleeping screen still fo
 every view, and the first one that shows something new (a seat joining in the lobby, a
 new game) wakes it, as does a key, a click or a tap on the screen itself. During a game
 (the deal, play, the reveal and summary of a round) a screen never sleeps. Dimming darkens
-the picture (`dim_to` of its brightness); blanking draws it black, which a screen that
-keeps its backlight on still shows as black.
+the picture (`dim_to` of its brightness); blanking draws it black, and the screen then
+switches its panel off where it can (display.panel).
 """
 
 from __future__ import annotations

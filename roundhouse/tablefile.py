@@ -94,6 +94,7 @@ class SleepSettings:
     dim_after_s: float = 600.0  # 0: never
     blank_after_s: float = 900.0  # 0: never
     dim_to: float = 0.25  # the share of the picture's brightness left when dimmed
+    panel: str = "auto"  # how a blank screen switches its panel off (display.panel)
 
 
 def _section(data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -119,7 +120,9 @@ def _number(section: Mapping[str, Any], key: str, where: str, default: float,
 
 
 SPEECH_KEYS = ("enabled", "quiet", "rate")
-SLEEP_KEYS = ("dim_after_s", "blank_after_s", "dim_to")
+SLEEP_KEYS = ("dim_after_s", "blank_after_s", "dim_to", "panel")
+# How a blank screen switches its panel off: display.panel says what each one does.
+PANELS = ("auto", "drm", "backlight", "x11", "cec", "none")
 
 
 def speech_from(data: Mapping[str, Any]) -> SpeechSettings:
@@ -146,7 +149,11 @@ def sleep_from(data: Mapping[str, Any]) -> SleepSettings:
     share = _number(section, "dim_to", "display.sleep", 0.25, 0, 1)
     if dim and blank and blank < dim:
         raise TableFileError("display.sleep.blank_after_s must not come before dim_after_s")
-    return SleepSettings(dim, blank, share)
+    panel = section.get("panel", "auto")
+    if panel not in PANELS:
+        raise TableFileError(f"display.sleep.panel must be one of {', '.join(PANELS)} "
+                             f"(not {panel!r})")
+    return SleepSettings(dim, blank, share, panel)
 
 
 def speech_settings(config: Path) -> SpeechSettings:

@@ -10,7 +10,10 @@ controllers of their own (1 and 2 on each).
 
 from __future__ import annotations
 
+import grp
 import re
+import shlex
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -24,6 +27,7 @@ UDEV = Path(__file__).resolve().parents[2] / "hardware" / "udev"
 READERS = UDEV / "99-roundhouse-readers.rules"
 PI4_PADS = UDEV / "pads-pi4.rules"
 PI5_PADS = UDEV / "pads-pi5.rules"
+BACKLIGHT = UDEV / "99-roundhouse-backlight.rules"
 
 # name, idVendor, idProduct, tty name, usb-serial driver (None: cdc_acm, no usb-serial port)
 ADAPTERS = [
@@ -103,7 +107,7 @@ CASCADE_HUBS = {"1.3": "CH334", "1.3.4": "CH334", "1": "VL805 hub"}
 
 
 def test_the_shipped_rule_files_parse():
-    for path in (READERS, PI4_PADS, PI5_PADS):
+    for path in (READERS, PI4_PADS, PI5_PADS, BACKLIGHT):
         assert parse_rules(path)
 
 
@@ -302,3 +306,30 @@ def test_the_modules_loaded_at_boot_drive_every_adapter_the_rules_know():
     assert {"usbserial", "cdc_acm"} <= modules
     for _, _, _, _, driver in ADAPTERS:
         assert (driver or "cdc_acm").removesuffix("-uart") in modules, driver
+
+
+def test_the_backlight_rule_gives_a_panels_power_to_the_screens_group(tmp_path):
+    """What the rule runs for a backlight, run on a copy of its sysfs folder: the screens'
+    user (group video) may then switch the panel off and on (display.panel)."""
+    light = Device("add", [Node("rpi_backlight", "backlight")])
+    [command] = apply_rules([BACKLIGHT], light).run
+    folder = tmp_path / "rpi_backlight"
+    folder.mkdir()
+    for name in ("brightness", "bl_power", "max_brightness"):
+        (folder / name).write_text("0\n")
+        (folder / name).chmod(0o644)
+    # udev puts the device's path for %p and one $ for $$.
+    subprocess.run(["sh", "-c", shlex.split(command)[2].replace("/sys%p", str(folder))
+                    .replace("$$", "$")], check=True)
+    for name in ("brightness", "bl_power"):
+        assert grp.getgrgid((folder / name).stat().st_gid).gr_name == "video"
+        assert (folder / name).stat().st_mode & 0o777 == 0o664
+    assert (folder / "max_brightness").stat().st_mode & 0o777 == 0o644
+    # A backlight without bl_power: its brightness alone, and no error.
+    (folder / "bl_power").unlink()
+    (folder / "brightness").chmod(0o644)
+    subprocess.run(["sh", "-c", shlex.split(command)[2].replace("/sys%p", str(folder))
+                    .replace("$$", "$")], check=True)
+    assert (folder / "brightness").stat().st_mode & 0o777 == 0o664
+    # Nothing else is touched.
+    assert not apply_rules([BACKLIGHT], Device("add", [Node("ttyUSB0", "tty")])).run

@@ -58,6 +58,7 @@ class Device:
     group: str = "root"
     mode: str = "0600"
     symlinks: list[str] = field(default_factory=list)
+    run: list[str] = field(default_factory=list)  # RUN+= programs, as written
 
 
 def parse_rules(path: Path) -> list[Rule]:
@@ -160,6 +161,8 @@ def apply_rules(files: list[Path], device: Device) -> Device:
                 elif term.key == "SYMLINK":
                     device.symlinks = ([*device.symlinks, *value.split()] if term.op == "+="
                                        else value.split())
+                elif term.key == "RUN":
+                    device.run = [*device.run, value] if term.op == "+=" else [value]
                 elif term.key == "ENV" and term.op in ("=", ":="):
                     device.env[term.attr or ""] = value
                 elif term.key == "GOTO":

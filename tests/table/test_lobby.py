@@ -171,3 +171,15 @@ def test_a_card_whose_frames_pause_during_one_dip_is_one_tap(rig_factory, tmp_pa
         rig.send(dataclasses.replace(event, uid="Cnew_game"))
     view = rig.view
     assert view["phase"] != "lobby" and "again" in view["rejection"]["text"]
+
+
+def test_a_press_refused_again_is_published_again_for_the_sleeping_screens(rig_factory):
+    # The screens wake on every view the service publishes (display.client): a press
+    # that leaves the same refusal standing must still be published, or a seat
+    # pressing PASS at an idle table would find the screens still asleep.
+    rig = rig_factory()
+    first = rig.press(1, Button.PASS)
+    assert "Press DRAW" in first["rejection"]["text"]
+    before = rig.changes
+    again = rig.press(1, Button.PASS)
+    assert again == first and rig.changes == before + 1
