@@ -141,12 +141,14 @@ def snapshot_digest(entries: Iterable[str], snapshot: str) -> str:
     """The digest a snapshot is kept with: SHA-256 of the stored texts of the entries it
     follows, in order, each ended by a newline (a stored entry holds none), then of the
     snapshot's own text."""
-    digest = hashlib.sha256()
-    for text in entries:
-        digest.update(text.encode())
-        digest.update(b"\n")
+    digest = _entries_digest(entries)
     digest.update(snapshot.encode())
-    return digest.hexdigest()
+    return str(digest.hexdigest())
+
+
+def _entries_digest(entries: Iterable[str]) -> Any:
+    """The running SHA-256 of stored entries, each ended by a newline."""
+    return hashlib.sha256("".join(f"{text}\n" for text in entries).encode())
 
 
 @dataclass(frozen=True)
@@ -688,11 +690,9 @@ class Journal:
         if running is None or running[:2] != (game_id, seq - 1):
             rows = self._db.execute("SELECT entry FROM entries WHERE game_id = ? AND seq < ? "
                                     "ORDER BY seq", (game_id, seq))
-            digest = hashlib.sha256()
-            for (earlier,) in rows:
-                digest.update(str(earlier).encode() + b"\n")
-            # Kept only once the commit has succeeded (`_follow`).
-            self._running = running = (game_id, seq - 1, digest)
+            # (Entries before this one: committed, whatever becomes of this commit.)
+            self._running = running = (game_id, seq - 1,
+                                       _entries_digest(str(r[0]) for r in rows))
         digest = running[2].copy()
         digest.update(text.encode() + b"\n")
         digest.update(snapshot.encode())
@@ -719,15 +719,15 @@ class Journal:
             log.warning("game %d: its snapshot names entry %s, which the journal does not "
                         "hold; it is resumed from its first entry", game_id, seq)
             return None
-        if snapshot_digest(texts, text) != digest:
+        running = _entries_digest(texts)
+        check = running.copy()
+        check.update(text.encode())
+        if check.hexdigest() != digest:
             log.warning("game %d: its snapshot at entry %d does not agree with the "
                         "entries before it; it is resumed from its first entry", game_id, seq)
             return None
         if not self.read_only:
             # The digest so far, for the next snapshot (if it follows on from here).
-            running = hashlib.sha256()
-            for earlier in texts:
-                running.update(earlier.encode() + b"\n")
             self._running = (game_id, seq, running)
         return Snapshot(seq, text)
 
