@@ -181,9 +181,12 @@ def fig_resume(folder: Path, rounds: int) -> dict[str, float]:
 
     out = {}
     for k, how in enumerate(RESUMES):
-        times = resume_times(folder / "stored", how)
+        parts: dict[str, list[float]] = {}
+        times = resume_times(folder / "stored", how, parts)
         out[f"median{k}"] = statistics.median(times) * 1000
         out[f"worst{k}"] = max(times) * 1000
+        out[f"journal{k}"] = statistics.median(parts["journal"]) * 1000
+        out[f"table{k}"] = statistics.median(parts["table"]) * 1000
     return out
 
 
@@ -277,6 +280,10 @@ def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
         median, worst = resume[f"median{k}"], resume[f"worst{k}"]
         rows.append(Row(label, median, f"median {median:.0f} ms, worst {worst:.0f} ms",
                         "<= 100 ms", median <= 100))
+        rows.append(Row("    of it: journal opened / table taking the game up",
+                        resume[f"table{k}"],
+                        f"{resume[f'journal{k}']:.0f} ms / {resume[f'table{k}']:.0f} ms",
+                        "-", None))
     engine = figures("engine")
     build = "compiled" if engine["compiled"] else "pure"
     rows.append(Row(f"engine, classic rounds/s ({build})", engine["rounds_s"],

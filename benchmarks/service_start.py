@@ -21,6 +21,7 @@ Prints figures; it asserts nothing. The goals on a CI-class machine:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -31,10 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from service_latency import play, table_config
 
+from firmware_py import daemon, table
 from firmware_py.config import example_config
 from firmware_py.daemon import Service
 from firmware_py.entries import Undo, entry_from_json
@@ -143,6 +147,25 @@ def ready_times(folder: Path) -> tuple[list[float], float]:
 RESUMES = ("mid-round", "at the end", "every entry")
 
 
+@contextlib.contextmanager
+def _timed(module: Any, name: str, into: list[float]) -> Iterator[None]:
+    """`module.name` (a class) timed while it makes its object."""
+    real = getattr(module, name)
+
+    def making(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            into.append(time.perf_counter() - started)
+
+    setattr(module, name, making)
+    try:
+        yield
+    finally:
+        setattr(module, name, real)
+
+
 def cut_in_last_round(db: sqlite3.Connection, game_id: int) -> None:
     """The game as the table leaves it when it stops in the middle of its last round:
     the entries after that point gone, the snapshot the end of the round before wrote."""
@@ -169,9 +192,16 @@ def cut_in_last_round(db: sqlite3.Connection, game_id: int) -> None:
                (last, snapshot_digest(texts[:last], snapshot), snapshot, game_id))
 
 
-def resume_times(folder: Path, how: str = "mid-round") -> list[float]:
-    """Service start with the newest game opened again (`how`: one of `RESUMES`)."""
+def resume_times(folder: Path, how: str = "mid-round",
+                 parts: dict[str, list[float]] | None = None) -> list[float]:
+    """Service start with the newest game opened again (`how`: one of `RESUMES`);
+    `parts` gets the times of its two largest steps: "journal" (opening and checking
+    the journal, every start's integrity check and decoding included) and "table" (the
+    table taking the game up: snapshot, entries after it, the first moment)."""
     times = []
+    parts = {} if parts is None else parts
+    for name in ("journal", "table"):
+        parts.setdefault(name, [])
     for run in range(STARTS):
         copy = folder / f"resume-{run}"
         copy.mkdir()
@@ -188,9 +218,10 @@ def resume_times(folder: Path, how: str = "mid-round") -> list[float]:
         db.close()
         service = Service(table_config(SEATS, "tournament", copy), attach_hardware=False,
                           notifier=Notifier({}))
-        started = time.perf_counter()
-        service.start()
-        times.append(time.perf_counter() - started)
+        with _timed(daemon, "Journal", parts["journal"]), _timed(table, "Table", parts["table"]):
+            started = time.perf_counter()
+            service.start()
+            times.append(time.perf_counter() - started)
         view = service.table.view()
         service.stop()
         assert view.phase == ("play" if how == "mid-round" else "game_over"), view.phase
@@ -226,8 +257,11 @@ def main() -> None:
                   f"roundhouse run -> READY {_ms(ready)} ({STARTS} starts); after a "
                   f"SIGKILL (full check) {unclean * 1000:.0f} ms")
             for how in RESUMES:
-                print(f"{'':>5} resume a 13-round {SEATS}-seat game, {how}: "
-                      f"{_ms(resume_times(last, how))}")
+                parts: dict[str, list[float]] = {}
+                total = resume_times(last, how, parts)
+                print(f"{'':>5} resume a 13-round {SEATS}-seat game, {how}: {_ms(total)} "
+                      f"(journal opened {_ms(parts['journal'])}; the table taking the "
+                      f"game up {_ms(parts['table'])})")
         idle(last)
 
 

@@ -8,6 +8,11 @@ silently reset; `move_aside=True` renames it `NAME.broken-YYYYmmdd-HHMMSS` and s
 fresh. A disk that takes no writes (full, read-only) is told apart from a damaged
 file: the journal is sound and is never moved aside for it. The tag registry
 (`hardware.tags`, tables `tag_*`) lives in the same file.
+
+Journal version 3 keeps each game's newest snapshot (table `snapshots`), written in the
+commit of the entry it follows, with a digest of the entries up to it
+(`snapshot_digest`); `snapshot` gives it only if that digest still agrees. Older
+journals are upgraded in place at a writing open, as every version was (`MIGRATIONS`).
 """
 
 from __future__ import annotations
