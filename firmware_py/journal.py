@@ -638,7 +638,9 @@ class Journal:
         with self._writing():
             cursor = self._db.execute("INSERT INTO games (started, meta) VALUES (?, ?)",
                                       (_now(), json.dumps(dict(meta))))
-        return int(cursor.lastrowid or 0)
+        game_id = int(cursor.lastrowid or 0)
+        self._running = (game_id, 0, _entries_digest(()))
+        return game_id
 
     def append(self, game_id: int, entry: Mapping[str, Any], *,
                finish: Mapping[str, Any] | None = None, reopen: bool = False,

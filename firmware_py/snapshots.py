@@ -239,10 +239,14 @@ def resume_from(meta: Mapping[str, Any], snapshot: Snapshot, after: Sequence[obj
                 history.pop()
             else:
                 history.append(game.advance(history[-1], entry))
-    except (_Doubt, TableError, RulesError, Refused, BadEntry, ValueError, TypeError,
-            KeyError) as err:
-        log.info("game: the snapshot at entry %d is not resumed from (%s); every entry "
-                 "is replayed", snapshot.seq, err)
+    except (_Doubt, TableError, RulesError, Refused, BadEntry, ValueError) as err:
+        log.info("the snapshot at entry %d is not resumed from (%s); every entry is "
+                 "replayed", snapshot.seq, err)
+        return None
+    except Exception as err:  # a snapshot written by hand, its digest and all
+        # Whatever else goes wrong taking it up, replaying every entry decides.
+        log.warning("the snapshot at entry %d cannot be taken up (%r); every entry is "
+                    "replayed", snapshot.seq, err)
         return None
     return Resumed(game, history, snapshot.seq, len(after))
 
