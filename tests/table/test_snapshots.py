@@ -98,6 +98,7 @@ def with_undos(entries: list[dict[str, Any]], undos: list[tuple[int, int]]) -> l
     """The entries with, after entry `at`, `depth` undos and the undone entries again."""
     out = list(entries)
     for at, depth in sorted(undos, reverse=True):
+        at = min(at, len(entries))
         depth = min(depth, at)
         out[at:at] = [{"t": "undo"}] * depth + entries[at - depth:at]
     return out
