@@ -5,9 +5,10 @@ of its work and owns them all: `Intents` reads what an event means
 (firmware_py.intents), `Game.advance` checks and takes each input of a game
 (firmware_py.game), `Pads` keeps what the hub's pads sense (firmware_py.pads), and
 `ViewMaker` builds the public view (firmware_py.table_view). The table itself is the
-flow between stages: it journals every accepted input before `handle` returns, and it
-carries out the table's own commands (joining, starting, abandoning) that
-`TABLE_INPUTS` lists by stage.
+flow between stages: it journals every accepted input before `handle` returns (the move
+that ends a round with a snapshot of the game, which a start takes the game up from:
+firmware_py.snapshots), and it carries out the table's own commands (joining,
+starting, abandoning) that `TABLE_INPUTS` lists by stage.
 
 docs/table.md tells the players' side, docs/flow.md draws the stages.
 """
