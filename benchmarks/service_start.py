@@ -9,14 +9,20 @@ Prints figures; it asserts nothing. The goals on a CI-class machine:
   imports, journal, tag registry, seat buttons on mock pins, five readers, view socket),
   the same with 1, 100 or 1,000 games stored (every start runs the full integrity
   check, which reads the whole file: benchmarks/journal_check.py times it alone);
-- resuming a 13-round game from its journal: under 200 ms (the whole journal of that
-  game replayed through the engine, the first view ready for the screens), the same
-  with 1, 100 or 1,000 games stored;
+- resuming a 13-round game from its journal: under 200 ms (the snapshot written at its
+  last round's end read and checked, the entries after it replayed through the engine,
+  the first view ready for the screens), the same with 1, 100 or 1,000 games stored.
+  Three cases: the game cut in the middle of its last round (the snapshot of round 12's
+  end and half a round after it), the game at its end (its result taken back: the
+  snapshot of its last move, nothing after it), and every entry replayed (the snapshot
+  removed: how a journal of an older version, or a snapshot in doubt, resumes);
 - an idle service: under 1% of one core, measured over 10 s.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import shutil
 import socket
@@ -26,13 +32,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from service_latency import play, table_config
 
+from firmware_py import daemon, table
 from firmware_py.config import example_config
 from firmware_py.daemon import Service
+from firmware_py.entries import Undo, entry_from_json
+from firmware_py.game import Game
+from firmware_py.journal import snapshot_digest
 from firmware_py.notify import Notifier
+from firmware_py.snapshots import ends_round, snapshot_text
 
 STARTS = 5
 IDLE_S = 10.0
@@ -108,6 +121,8 @@ def stored(folder: Path, played: Path, games: int) -> tuple[Path, int]:
                                  "WHERE id = 1").lastrowid
             db.execute("INSERT INTO entries SELECT ?, seq, at, entry FROM entries "
                        "WHERE game_id = 1", (game_id,))
+            db.execute("INSERT INTO snapshots SELECT ?, seq, at, digest, snapshot "
+                       "FROM snapshots WHERE game_id = 1", (game_id,))
     entries = db.execute("SELECT COUNT(*) FROM entries WHERE game_id = 1").fetchone()[0]
     db.close()
     return target, int(entries)
@@ -129,26 +144,87 @@ def ready_times(folder: Path) -> tuple[list[float], float]:
     return times, unclean
 
 
-def resume_times(folder: Path) -> list[float]:
-    """Service start with the newest game opened again: all of it is replayed."""
+RESUMES = ("mid-round", "at the end", "every entry")
+
+
+@contextlib.contextmanager
+def _timed(module: Any, name: str, into: list[float]) -> Iterator[None]:
+    """`module.name` (a class) timed while it makes its object."""
+    real = getattr(module, name)
+
+    def making(*args: Any, **kwargs: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return real(*args, **kwargs)
+        finally:
+            into.append(time.perf_counter() - started)
+
+    setattr(module, name, making)
+    try:
+        yield
+    finally:
+        setattr(module, name, real)
+
+
+def cut_in_last_round(db: sqlite3.Connection, game_id: int) -> None:
+    """The game as the table leaves it when it stops in the middle of its last round:
+    the entries after that point gone, the snapshot the end of the round before wrote."""
+    meta = json.loads(db.execute("SELECT meta FROM games WHERE id = ?",
+                                 (game_id,)).fetchone()[0])
+    texts = [r[0] for r in db.execute("SELECT entry FROM entries WHERE game_id = ? "
+                                      "ORDER BY seq", (game_id,))]
+    game = Game.from_meta(meta)
+    history, ends = [game.opening()], []
+    for number, text in enumerate(texts, 1):
+        entry = entry_from_json(json.loads(text))
+        if isinstance(entry, Undo):
+            history.pop()
+            continue
+        history.append(game.advance(history[-1], entry))
+        if ends_round(history[-2], history[-1]):
+            ends.append(number)
+    last = ends[-2]
+    moments = game.replay([json.loads(t) for t in texts[:last]])
+    snapshot = snapshot_text(game, moments[-1], len(moments) - 1)
+    db.execute("DELETE FROM entries WHERE game_id = ? AND seq > ?",
+               (game_id, (last + ends[-1]) // 2))
+    db.execute("UPDATE snapshots SET seq = ?, digest = ?, snapshot = ? WHERE game_id = ?",
+               (last, snapshot_digest(texts[:last], snapshot), snapshot, game_id))
+
+
+def resume_times(folder: Path, how: str = "mid-round",
+                 parts: dict[str, list[float]] | None = None) -> list[float]:
+    """Service start with the newest game opened again (`how`: one of `RESUMES`);
+    `parts` gets the times of its two largest steps: "journal" (opening and checking
+    the journal, every start's integrity check and decoding included) and "table" (the
+    table taking the game up: snapshot, entries after it, the first moment)."""
     times = []
+    parts = {} if parts is None else parts
+    for name in ("journal", "table"):
+        parts.setdefault(name, [])
     for run in range(STARTS):
         copy = folder / f"resume-{run}"
         copy.mkdir()
         shutil.copy(folder / "table.db", copy / "table.db")
         db = sqlite3.connect(copy / "table.db")
         with db:
-            db.execute("UPDATE games SET finished = NULL, result = NULL "
-                       "WHERE id = (SELECT MAX(id) FROM games)")
+            game_id = db.execute("SELECT MAX(id) FROM games").fetchone()[0]
+            db.execute("UPDATE games SET finished = NULL, result = NULL WHERE id = ?",
+                       (game_id,))
+            if how == "mid-round":
+                cut_in_last_round(db, game_id)
+            elif how == "every entry":
+                db.execute("DELETE FROM snapshots")
         db.close()
         service = Service(table_config(SEATS, "tournament", copy), attach_hardware=False,
                           notifier=Notifier({}))
-        started = time.perf_counter()
-        service.start()
-        times.append(time.perf_counter() - started)
+        with _timed(daemon, "Journal", parts["journal"]), _timed(table, "Table", parts["table"]):
+            started = time.perf_counter()
+            service.start()
+            times.append(time.perf_counter() - started)
         view = service.table.view()
         service.stop()
-        assert view.phase == "game_over", view.phase
+        assert view.phase == ("play" if how == "mid-round" else "game_over"), view.phase
         shutil.rmtree(copy)
     return times
 
@@ -180,7 +256,12 @@ def main() -> None:
             print(f"{games:>5} games stored ({entries} entries each, {size:.1f} MB): "
                   f"roundhouse run -> READY {_ms(ready)} ({STARTS} starts); after a "
                   f"SIGKILL (full check) {unclean * 1000:.0f} ms")
-            print(f"{'':>5} resume a 13-round {SEATS}-seat game: {_ms(resume_times(last))}")
+            for how in RESUMES:
+                parts: dict[str, list[float]] = {}
+                total = resume_times(last, how, parts)
+                print(f"{'':>5} resume a 13-round {SEATS}-seat game, {how}: {_ms(total)} "
+                      f"(journal opened {_ms(parts['journal'])}; the table taking the "
+                      f"game up {_ms(parts['table'])})")
         idle(last)
 
 

@@ -131,11 +131,24 @@ def preset_name(rules: str | Mapping[str, object]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Step:
+class Steps:
     """The engine actions of a game so far, newest first, shared between moments."""
 
     action: Action
-    before: _Step | None
+    before: Steps | Earlier | None
+
+
+class Earlier:
+    """The actions before a moment taken up from a snapshot (firmware_py.snapshots):
+    replayed from the journal only when someone asks for them."""
+
+    __slots__ = ("_load",)
+
+    def __init__(self, load: Callable[[], Steps | None]) -> None:
+        self._load = load
+
+    def steps(self) -> Steps | None:
+        return self._load()
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +173,7 @@ class Moment:
     engines: tuple[str, ...] = ()
     actor: int | None = None  # the seat whose input made this moment
     last_play: LastPlay | None = None
-    steps: _Step | None = None
+    steps: Steps | None = None
 
     @property
     def last_action(self) -> Action | None:
@@ -168,8 +181,11 @@ class Moment:
 
     def actions(self) -> list[Action]:
         out: list[Action] = []
-        step = self.steps
+        step: Steps | Earlier | None = self.steps
         while step is not None:
+            if isinstance(step, Earlier):
+                step = step.steps()
+                continue
             out.append(step.action)
             step = step.before
         out.reverse()
@@ -503,7 +519,7 @@ class Game:
             # A round is started by the input that completed its setup: that seat acted.
             actor=m.actor if isinstance(action, StartRound) else action.seat,
             last_play=last_play,
-            steps=_Step(action, m.steps),
+            steps=Steps(action, m.steps),
         )
 
     def waiting_for(self, m: Moment) -> Message:

@@ -8,6 +8,11 @@ silently reset; `move_aside=True` renames it `NAME.broken-YYYYmmdd-HHMMSS` and s
 fresh. A disk that takes no writes (full, read-only) is told apart from a damaged
 file: the journal is sound and is never moved aside for it. The tag registry
 (`hardware.tags`, tables `tag_*`) lives in the same file.
+
+Journal version 3 keeps each game's newest snapshot (table `snapshots`), written in the
+commit of the entry it follows, with a digest of the entries up to it
+(`snapshot_digest`); `snapshot` gives it only if that digest still agrees. Older
+journals are upgraded in place at a writing open, as every version was (`MIGRATIONS`).
 """
 
 from __future__ import annotations
@@ -16,7 +21,9 @@ import contextlib
 import datetime as dt
 import errno
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -24,7 +31,7 @@ import stat
 import tempfile
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +46,8 @@ from roundhouse.tablefile import (
     beside,
     cut_database,
 )
+
+log = logging.getLogger(__name__)
 
 # Index i upgrades a database of user_version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
@@ -67,6 +76,18 @@ MIGRATIONS: tuple[str, ...] = (
         value  TEXT NOT NULL,
         at     TEXT NOT NULL
     ) WITHOUT ROWID;
+    """,
+    # The newest snapshot of each game (see `append`): what a start resumes from, with
+    # the entries after it. `digest` is the SHA-256 of the game's entries up to `seq`
+    # and of the snapshot itself (`snapshot_digest`). A game's snapshot goes with it.
+    """
+    CREATE TABLE snapshots (
+        game_id  INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        seq      INTEGER NOT NULL,
+        at       TEXT NOT NULL,
+        digest   TEXT NOT NULL,
+        snapshot TEXT NOT NULL
+    );
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -110,6 +131,29 @@ class JournalBusy(JournalError):
 _DAMAGED_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
 _UNWRITABLE_CODES = frozenset({3, 8, 10, 13, 14})  # PERM, READONLY, IOERR, FULL, CANTOPEN
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's newest snapshot, found to agree with the entries it follows: `seq` is
+    the number of the last entry it holds, `text` what the table wrote (`append`)."""
+
+    seq: int
+    text: str
+
+
+def snapshot_digest(entries: Iterable[str], snapshot: str) -> str:
+    """The digest a snapshot is kept with: SHA-256 of the stored texts of the entries it
+    follows, in order, each ended by a newline (a stored entry holds none), then of the
+    snapshot's own text."""
+    digest = _entries_digest(entries)
+    digest.update(snapshot.encode())
+    return str(digest.hexdigest())
+
+
+def _entries_digest(entries: Iterable[str]) -> Any:
+    """The running SHA-256 of stored entries, each ended by a newline."""
+    return hashlib.sha256("".join(f"{text}\n" for text in entries).encode())
 
 
 @dataclass(frozen=True)
@@ -200,6 +244,11 @@ class Journal:
     write-ahead log when the last connection closes, so a log left behind means a kill
     or a power cut, and the commits after the last whole frame of that log are lost.
     """
+
+    # The running digest of one game's entries (game, number of its last entry, the
+    # digest so far): a snapshot's digest then costs one entry's hashing, not a read of
+    # the whole game.
+    _running: tuple[int, int, Any] | None = None
 
     def __init__(self, path: Path, *, move_aside: bool = False, check: bool = False,
                  read_only: bool = False) -> None:
@@ -589,15 +638,20 @@ class Journal:
         with self._writing():
             cursor = self._db.execute("INSERT INTO games (started, meta) VALUES (?, ?)",
                                       (_now(), json.dumps(dict(meta))))
-        return int(cursor.lastrowid or 0)
+        game_id = int(cursor.lastrowid or 0)
+        self._running = (game_id, 0, _entries_digest(()))
+        return game_id
 
     def append(self, game_id: int, entry: Mapping[str, Any], *,
-               finish: Mapping[str, Any] | None = None, reopen: bool = False) -> int:
+               finish: Mapping[str, Any] | None = None, reopen: bool = False,
+               snapshot: str | None = None) -> int:
         """Append one entry; it is on disk when this returns. Returns its number (from 1).
 
         `reopen` first takes back a finished game's result (its last move is undone) and
-        `finish` then records the result the entry gives: entry and result are written
-        together or not at all."""
+        `finish` then records the result the entry gives; `snapshot` (the game as it is
+        after this entry, in the table's words) replaces the game's snapshot, kept with
+        the digest of every entry up to this one. Entry, result and snapshot are written
+        together or not at all, in one commit."""
         text = json.dumps(dict(entry), separators=(",", ":"))
         with self._writing():
             self._db.execute("BEGIN IMMEDIATE")
@@ -615,13 +669,83 @@ class Journal:
             if finish is not None:
                 self._db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?",
                                  (_now(), json.dumps(dict(finish)), game_id))
+            if snapshot is not None:
+                self._db.execute(
+                    "INSERT INTO snapshots (game_id, seq, at, digest, snapshot) "
+                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+                    "seq = excluded.seq, at = excluded.at, digest = excluded.digest, "
+                    "snapshot = excluded.snapshot",
+                    (game_id, seq, _now(), self._digest(game_id, seq, text, snapshot),
+                     snapshot))
             self._db.execute("COMMIT")
+        self._follow(game_id, seq, text)
         return seq
 
-    def entries(self, game_id: int) -> list[dict[str, Any]]:
+
+    def _follow(self, game_id: int, seq: int, text: str) -> None:
+        running = self._running
+        if running is not None and running[:2] == (game_id, seq - 1):
+            running[2].update(text.encode() + b"\n")
+            self._running = (game_id, seq, running[2])
+        else:
+            self._running = None
+
+    def _digest(self, game_id: int, seq: int, text: str, snapshot: str) -> str:
+        """`snapshot_digest` of a game's entries up to `seq` (whose text is `text`,
+        written in the transaction under way) and `snapshot`."""
+        running = self._running
+        if running is None or running[:2] != (game_id, seq - 1):
+            rows = self._db.execute("SELECT entry FROM entries WHERE game_id = ? AND seq < ? "
+                                    "ORDER BY seq", (game_id, seq))
+            # (Entries before this one: committed, whatever becomes of this commit.)
+            self._running = running = (game_id, seq - 1,
+                                       _entries_digest(str(r[0]) for r in rows))
+        digest = running[2].copy()
+        digest.update(text.encode() + b"\n")
+        digest.update(snapshot.encode())
+        return str(digest.hexdigest())
+
+    def snapshot(self, game_id: int) -> Snapshot | None:
+        """A game's snapshot, if it has one and it agrees with the game's entries (its
+        digest, `snapshot_digest`). None for one that does not (the entries it follows
+        are not the journal's: a journal put together again by hand, say), said in the
+        log, and for a journal of an older version, which kept none."""
         with self._query() as db:
-            rows = db.execute("SELECT seq, entry FROM entries WHERE game_id = ? ORDER BY seq",
-                              (game_id,)).fetchall()
+            # (Read-only, a journal of an older version is not migrated.)
+            made = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                              "AND name = 'snapshots'").fetchone()
+            row = made and db.execute("SELECT seq, digest, snapshot FROM snapshots "
+                                      "WHERE game_id = ?", (game_id,)).fetchone()
+            if not row:
+                return None
+            seq, digest, text = row
+            texts = [str(r[0]) for r in db.execute(
+                "SELECT entry FROM entries WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                (game_id, seq))]
+        if not isinstance(text, str) or not isinstance(seq, int) or len(texts) != seq:
+            log.warning("game %d: its snapshot names entry %s, which the journal does not "
+                        "hold; it is resumed from its first entry", game_id, seq)
+            return None
+        running = _entries_digest(texts)
+        check = running.copy()
+        check.update(text.encode())
+        if check.hexdigest() != digest:
+            log.warning("game %d: its snapshot at entry %d does not agree with the "
+                        "entries before it; it is resumed from its first entry", game_id, seq)
+            return None
+        if not self.read_only:
+            # The digest so far, for the next snapshot (if it follows on from here).
+            self._running = (game_id, seq, running)
+        return Snapshot(seq, text)
+
+    def entries(self, game_id: int, *, after: int = 0) -> list[dict[str, Any]]:
+        """A game's entries, in order; `after`: only those after entry number `after`."""
+        with self._query() as db:
+            rows = db.execute("SELECT seq, entry FROM entries WHERE game_id = ? AND seq > ? "
+                              "ORDER BY seq", (game_id, after)).fetchall()
+        if after and self._running is not None and self._running[:2] == (game_id, after):
+            for seq, text in rows:
+                self._follow(game_id, int(seq), str(text))
         return [self._decode(text, game_id, f"entry {seq}") for seq, text in rows]
 
     def meta(self, game_id: int) -> dict[str, Any]:
@@ -635,16 +759,26 @@ class Journal:
 
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The newest unfinished game with its entries, or None."""
+        opened = self.open_game_meta()
+        return None if opened is None else (*opened, self.entries(opened[0]))
+
+    def open_game_meta(self) -> tuple[int, dict[str, Any]] | None:
+        """The newest unfinished game and its meta (its entries not read), or None."""
         with self._query() as db:
             row = db.execute("SELECT id, meta FROM games WHERE finished IS NULL "
                              "ORDER BY id DESC LIMIT 1").fetchone()
         if row is None:
             return None
         game_id = int(row[0])
-        return game_id, dict(self._decode(row[1], game_id)), self.entries(game_id)
+        return game_id, dict(self._decode(row[1], game_id))
 
     def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The newest game with its entries if it ended with a ranking (not abandoned)."""
+        ended = self.ended_game_meta()
+        return None if ended is None else (*ended, self.entries(ended[0]))
+
+    def ended_game_meta(self) -> tuple[int, dict[str, Any]] | None:
+        """The newest game and its meta if it ended with a ranking (not abandoned)."""
         with self._query() as db:
             row = db.execute("SELECT id, meta, result FROM games "
                              "ORDER BY id DESC LIMIT 1").fetchone()
@@ -654,7 +788,7 @@ class Journal:
         result = self._decode(row[2], game_id, "its result")
         if not result.get("ranking") or result.get("abandoned"):
             return None
-        return game_id, dict(self._decode(row[1], game_id)), self.entries(game_id)
+        return game_id, dict(self._decode(row[1], game_id))
 
     def last_entry(self, game_id: int) -> int:
         """The number of a game's last entry (0 if none)."""

@@ -5,9 +5,10 @@ of its work and owns them all: `Intents` reads what an event means
 (firmware_py.intents), `Game.advance` checks and takes each input of a game
 (firmware_py.game), `Pads` keeps what the hub's pads sense (firmware_py.pads), and
 `ViewMaker` builds the public view (firmware_py.table_view). The table itself is the
-flow between stages: it journals every accepted input before `handle` returns, and it
-carries out the table's own commands (joining, starting, abandoning) that
-`TABLE_INPUTS` lists by stage.
+flow between stages: it journals every accepted input before `handle` returns (the move
+that ends a round with a snapshot of the game, which a start takes the game up from:
+firmware_py.snapshots), and it carries out the table's own commands (joining,
+starting, abandoning) that `TABLE_INPUTS` lists by stage.
 
 docs/table.md tells the players' side, docs/flow.md draws the stages.
 """
@@ -51,9 +52,10 @@ from firmware_py.intents import (
     StartGame,
     TakeBack,
 )
-from firmware_py.journal import JournalError, JournalUnwritable
+from firmware_py.journal import JournalError, JournalUnwritable, Snapshot
 from firmware_py.pads import Pads
 from firmware_py.rules import IllegalMove, Options, RulesError
+from firmware_py.snapshots import History, Resumed, ends_round, resume_from, snapshot_text
 from firmware_py.stages import GAME_STARTS, Stage
 from firmware_py.table_view import ViewMaker
 from hardware.events import Event
@@ -74,9 +76,12 @@ class _Journal(Protocol):
 
     def begin_game(self, meta: Mapping[str, Any]) -> int: ...
     def append(self, game_id: int, entry: Mapping[str, Any], *,
-               finish: Mapping[str, Any] | None = None, reopen: bool = False) -> int: ...
-    def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
-    def ended_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None: ...
+               finish: Mapping[str, Any] | None = None, reopen: bool = False,
+               snapshot: str | None = None) -> int: ...
+    def open_game_meta(self) -> tuple[int, dict[str, Any]] | None: ...
+    def ended_game_meta(self) -> tuple[int, dict[str, Any]] | None: ...
+    def entries(self, game_id: int, *, after: int = 0) -> list[dict[str, Any]]: ...
+    def snapshot(self, game_id: int) -> Snapshot | None: ...
     def finish_game(self, game_id: int, result: Mapping[str, Any]) -> None: ...
     def reopen_game(self, game_id: int) -> None: ...
     def set_aside(self, game_id: int, entry: int, reason: str) -> None: ...
@@ -141,7 +146,8 @@ class Table:
         self._abandon_armed = False
         self._game: Game | None = None
         self._game_id: int | None = None
-        self._history: list[Moment] = []
+        self._history = History()
+        self._entries = 0  # how many entries the game taken up at the start has
         self._commands: dict[type[Intent], Callable[[Any], None]] = {
             Enter: self._enter,
             TakeBack: self._take_back,
@@ -163,7 +169,7 @@ class Table:
         self._left_game: int | None = None
         remembered = journal.table_state()
         self._recall_languages(remembered)
-        opened = journal.open_game()
+        opened = journal.open_game_meta()
         resumed = opened is not None and self._resume_open(*opened)
         if resumed:
             assert opened is not None
@@ -171,7 +177,7 @@ class Table:
             assert self._game is not None
             self._rules = self._game.rules
             if journal.unclean:
-                self._say_where_resumed(opened[0], len(opened[2]))
+                self._say_where_resumed(opened[0], self._entries)
             if self._history[-1].stage is Stage.OVER:
                 # Journaled before the result was written together with the last move.
                 try:
@@ -184,11 +190,11 @@ class Table:
             if journal.unclean:
                 log.warning("the last service stopped without closing the journal (a "
                             "power cut or a kill); no game was in progress")
-            ended = journal.ended_game()
+            ended = journal.ended_game_meta()
             if ended is not None and ended[0] != self._left_game:
                 # The last game's final ranking stays up, as it was before the restart.
                 try:
-                    self._resume(ended[0], replay_journaled(ended[1], ended[2]))
+                    self._resume(ended[0], self._take_up(*ended))
                 except TableError as err:
                     # It is only shown, never played on: the lobby is as good a start.
                     log.warning("the last game's ranking cannot be shown: %s", err)
@@ -250,16 +256,33 @@ class Table:
                     "that entry was lost and is to be entered again", game_id, entry)
         self._notices.append(Notice(None, message(say.RESUMED_AT, game=game_id, entry=entry)))
 
-    def _resume_open(self, game_id: int, meta: Mapping[str, Any], entries: list[Any]) -> bool:
+    def _take_up(self, game_id: int, meta: Mapping[str, Any]) -> Replayed | Resumed:
+        """A journaled game as far as it replays: from its snapshot and the entries after
+        it if it has one that checks out (firmware_py.snapshots), else from every entry.
+        `TableError` if its meta cannot be read."""
+        journal = self._journal
+        snapshot = journal.snapshot(game_id)
+        if snapshot is not None:
+            seq = snapshot.seq
+
+            def before(game: Game) -> list[Moment]:
+                return game.replay(journal.entries(game_id)[:seq])
+
+            resumed = resume_from(meta, snapshot, journal.entries(game_id, after=seq), before)
+            if resumed is not None:
+                return resumed
+        return replay_journaled(meta, journal.entries(game_id))
+
+    def _resume_open(self, game_id: int, meta: Mapping[str, Any]) -> bool:
         """Take up the journal's open game; False if it cannot be replayed, and then it
         is set aside (kept in the journal, and said so on the screens and in the log)
         and the table starts in its lobby: an upgrade never stops the table."""
         try:
-            replayed = replay_journaled(meta, entries)
+            replayed = self._take_up(game_id, meta)
         except TableError as err:
             self._set_aside(game_id, 1, str(err))
             return False
-        if replayed.failure is not None:
+        if isinstance(replayed, Replayed) and replayed.failure is not None:
             self._set_aside(game_id, replayed.replayed + 1, str(replayed.failure))
             return False
         self._resume(game_id, replayed)
@@ -288,11 +311,16 @@ class Table:
             # Not marked: it is set aside again at the next start, and said so again.
             log.warning("game %d could not be marked as set aside: %s", game_id, err)
 
-    def _resume(self, game_id: int, replayed: Replayed) -> Game:
-        if replayed.failure is not None:
-            raise replayed.failure
+    def _resume(self, game_id: int, replayed: Replayed | Resumed) -> Game:
+        if isinstance(replayed, Resumed):
+            self._history = replayed.history
+            self._entries = replayed.snapshot + replayed.entries
+        else:
+            if replayed.failure is not None:
+                raise replayed.failure
+            self._history = History(replayed.history)
+            self._entries = replayed.replayed
         game = replayed.game
-        self._history = replayed.history
         self._game, self._game_id = game, game_id
         self._joined = [game.seats[game.leader]] + [
             s for s in game.seats if s != game.seats[game.leader]
@@ -444,7 +472,12 @@ class Table:
         # The move that ends the game is written with the game's result, or neither is.
         over = moment.stage is Stage.OVER
         result = self._result(game, moment, abandoned=False) if over else None
-        self._journal.append(self._game_id, entry_to_json(entry), finish=result)
+        # The move that ends a round is written with the snapshot of the moment it
+        # reached, which the next start resumes from (firmware_py.snapshots).
+        snapshot = (snapshot_text(game, moment, len(self._history))
+                    if ends_round(m, moment) else None)
+        self._journal.append(self._game_id, entry_to_json(entry), finish=result,
+                             snapshot=snapshot)
         self._history.append(moment)
         self._notices.clear()
 
@@ -453,6 +486,12 @@ class Table:
         if game is None or self._game_id is None:
             raise Refused(say.NOTHING_TO_UNDO)
         game.check_undo(self._history, intent.undo)
+        try:
+            # Taken up from a snapshot, the moment before may have to be replayed first.
+            self._history.reach_back_one()
+        except TableError as err:
+            log.error("game %d: the move cannot be undone: %s", self._game_id, err)
+            raise Refused(say.NOTHING_TO_UNDO) from err
         m = self._history[-1]
         # At the ranking the last move goes with the result it gave (a wrong leftover
         # tile shown): both in one write.
@@ -498,7 +537,7 @@ class Table:
                          for s in seats],
         }
         self._game_id = self._journal.begin_game(meta)
-        self._game, self._history = new, [opening]
+        self._game, self._history = new, History([opening])
         self._notices.clear()
         self._joined = [leader] + [s for s in seats if s != leader]
 
@@ -548,7 +587,7 @@ class Table:
     def _close_game(self) -> None:
         if self.stage is Stage.OVER:
             self._left_game = self._game_id  # its ranking is not shown again
-        self._game, self._history, self._game_id = None, [], None
+        self._game, self._history, self._game_id = None, History(), None
 
     def _finish(self, *, abandoned: bool) -> None:
         game, m = self._game, self.moment

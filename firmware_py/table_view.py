@@ -102,7 +102,9 @@ class ViewMaker:
         last_play = None
         if m.last_play is not None:
             last_play = LastPlay(m.last_play.seat, str(m.last_play.train), m.last_play.tile)
-        before = history[-2].state if len(history) > 1 else None
+        # (Only play reads the state before: a game taken up from a snapshot replays the
+        # moments before its snapshot's only when they are asked for.)
+        before = history[-2].state if len(history) > 1 and m.stage is Stage.PLAY else None
         language, wall_language = self._languages()
         return View(
             language=language,

@@ -38,6 +38,12 @@ from firmware_py.rules.options import (
 from firmware_py.rules.position import Phase
 from firmware_py.rules.rounds import ranking
 from firmware_py.rules.state import State, apply, new_game
+from firmware_py.rules.statecodec import (
+    STATE_SCHEMA,
+    StateUnreadable,
+    state_from_stored,
+    state_to_stored,
+)
 from firmware_py.rules.tiles import Laid, Tile, set_tiles
 from firmware_py.rules.trains import Train
 
@@ -50,6 +56,7 @@ __all__ = [
     "OPTION_NAMES",
     "PRESETS",
     "RULES_VERSION",
+    "STATE_SCHEMA",
     "Action",
     "BadAction",
     "BadDeal",
@@ -67,6 +74,7 @@ __all__ = [
     "RulesError",
     "StartRound",
     "State",
+    "StateUnreadable",
     "Tile",
     "Train",
     "TrainId",
@@ -79,5 +87,7 @@ __all__ = [
     "options_as_of",
     "ranking",
     "set_tiles",
+    "state_from_stored",
     "state_to_json",
+    "state_to_stored",
 ]
