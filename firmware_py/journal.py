@@ -8,6 +8,13 @@ silently reset; `move_aside=True` renames it `NAME.broken-YYYYmmdd-HHMMSS` and s
 fresh. A disk that takes no writes (full, read-only) is told apart from a damaged
 file: the journal is sound and is never moved aside for it. The tag registry
 (`hardware.tags`, tables `tag_*`) lives in the same file.
+
+The journal keeps only what a start may take up again: its unfinished games and its
+newest one. Every other finished game is moved, after the service said READY, into
+the archive beside it (`NAME.archive`, a file of the same kind): the check every start
+runs before READY reads the live file only, however many games were ever played, and
+the archive is checked by the service's archiving, after READY, with the table playing.
+`games`, `meta` and `entries` read both files as one journal.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import datetime as dt
 import errno
 import fcntl
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -75,10 +83,20 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # for 100 stored games (21 MB), 0.3 s for 1,000 on the development machine
 # (benchmarks/journal_check.py), so it runs at every start, clean stop or not.
 START_CHECK = "integrity_check"
+# Beside the journal: the archive of its finished games, a journal file of its own. Only
+# the service's archiving writes it; a damaged one is moved aside by it and a new begun,
+# while the table plays on (docs/install.md).
+ARCHIVE_SUFFIX = ".archive"
+# The archiving compacts the live file once its free pages (the games moved out) are
+# more than half of it and at least this many bytes.
+COMPACT_BYTES = 8 * 1024 * 1024
 # The largest game number SQLite stores.
 _MAX_ID = 2**63 - 1
 # How long opening waits for another process's lock before saying the file is in use.
 BUSY_TIMEOUT_S = 5.0
+
+
+log = logging.getLogger(__name__)
 
 
 class JournalError(RoundhouseError):
@@ -138,7 +156,7 @@ def _status(finished: str | None, result: Mapping[str, Any]) -> str:
 # The longest name a file system takes for one file (NAME_MAX), and the longest suffix
 # the journal adds for the files beside it (".refused").
 NAME_MAX = 255
-_LONGEST_SIDE = len(".refused")
+_LONGEST_SIDE = len(ARCHIVE_SUFFIX + REFUSED_SUFFIX)
 
 
 def path_problem(path: Path) -> str | None:
@@ -202,9 +220,23 @@ class Journal:
     """
 
     def __init__(self, path: Path, *, move_aside: bool = False, check: bool = False,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, archive: bool = True,
+                 interrupt: threading.Event | None = None) -> None:
         self.path = path
+        # Set, it ends the check of a file opened for writing (the archive's, at a stop).
+        self._interrupt = interrupt
         self.read_only = read_only
+        # The archive of finished games beside it (None: this file is an archive).
+        self.archive_path: Path | None = beside(path, ARCHIVE_SUFFIX) if archive else None
+        # What kept the archive from being read, said once by whoever lists the games.
+        self.archive_problem: str | None = None
+        # Where the archiving kept a damaged archive, or another journal's, aside.
+        self.archive_moved_to: Path | None = None
+        self._reader: Journal | None = None
+        self._writer: Journal | None = None
+        self._archiving: threading.Thread | None = None
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
         # One controller thread writes; the connection is made on the starting thread.
         self._lock = threading.Lock()
         self._holder: int | None = None
@@ -343,7 +375,11 @@ class Journal:
         except sqlite3.Error as err:
             raise self._failed(err, "cannot open the journal") from None
         try:
+            if self._interrupt is not None:
+                stop = self._interrupt
+                db.set_progress_handler(lambda: int(stop.is_set()), 10_000)
             self._recognise(db, check=check)
+            db.set_progress_handler(None, 0)
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -509,6 +545,11 @@ class Journal:
                 raise self._failed(err, "cannot read the journal") from None
 
     def _damaged(self, what: str) -> JournalDamaged:
+        if self.archive_path is None:
+            return JournalDamaged(_one_line(
+                f"{self.path}: {what}; this archive of finished games is kept aside by "
+                "the table service's next start, which begins a new one (the table "
+                "plays on; the games in it are no longer listed)"))
         return JournalDamaged(_one_line(f"{self.path}: {what}; starting with --move-aside "
                                         "(`roundhouse run` or `sim`) keeps it aside and "
                                         "begins a fresh journal"))
@@ -528,16 +569,16 @@ class Journal:
                 db.execute("ROLLBACK")
                 raise
 
-    def _move_aside(self) -> Path:
+    def _move_aside(self, why: str = "broken") -> Path:
         """Rename the file (and its log and index) `NAME.broken-DATE`, or
         `NAME.broken-DATE-N` beside another of the same second: never over one."""
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        target = self.path.with_name(f"{self.path.name}.{why}-{stamp}")
         number = 1
         while any(beside(target, s).exists() or beside(target, s).is_symlink()
                   for s in ("", "-wal", "-shm")):
             number += 1
-            target = self.path.with_name(f"{self.path.name}.broken-{stamp}-{number}")
+            target = self.path.with_name(f"{self.path.name}.{why}-{stamp}-{number}")
         try:
             # The refusal is over: the file it held is kept aside.
             with contextlib.suppress(FileNotFoundError):
@@ -589,6 +630,7 @@ class Journal:
         with self._writing():
             cursor = self._db.execute("INSERT INTO games (started, meta) VALUES (?, ?)",
                                       (_now(), json.dumps(dict(meta))))
+        self._wake.set()  # the game before it may be archived now
         return int(cursor.lastrowid or 0)
 
     def append(self, game_id: int, entry: Mapping[str, Any], *,
@@ -622,6 +664,10 @@ class Journal:
         with self._query() as db:
             rows = db.execute("SELECT seq, entry FROM entries WHERE game_id = ? ORDER BY seq",
                               (game_id,)).fetchall()
+        if not rows and not self._holds(game_id):
+            history = self._history()
+            if history is not None and history._holds(game_id):
+                return history.entries(game_id)
         return [self._decode(text, game_id, f"entry {seq}") for seq, text in rows]
 
     def meta(self, game_id: int) -> dict[str, Any]:
@@ -629,9 +675,21 @@ class Journal:
         if 0 < game_id <= _MAX_ID:
             with self._query() as db:
                 row = db.execute("SELECT meta FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                history = self._history()
+                if history is not None and history._holds(game_id):
+                    return history.meta(game_id)
         if row is None:
-            raise JournalError(f"no game {game_id} in {self.path}")
+            raise JournalError(f"no game {game_id} in {self.path}"
+                               + (f" ({self.archive_problem})" if self.archive_problem else ""))
         return dict(self._decode(row[0], game_id))
+
+    def _holds(self, game_id: int) -> bool:
+        if not 0 < game_id <= _MAX_ID:
+            return False
+        with self._query() as db:
+            return db.execute("SELECT 1 FROM games WHERE id = ?",
+                              (game_id,)).fetchone() is not None
 
     def open_game(self) -> tuple[int, dict[str, Any], list[dict[str, Any]]] | None:
         """The newest unfinished game with its entries, or None."""
@@ -722,6 +780,22 @@ class Journal:
                              (json.dumps(dict(meta)), game_id))
 
     def games(self) -> list[GameSummary]:
+        """Every game, oldest first: the archived ones and the journal's own. An archive
+        that cannot be read leaves its games out, and `archive_problem` says why."""
+        live = self._own_games()
+        history = self._history()
+        if history is None:
+            return live
+        try:
+            archived = history._own_games()
+        except JournalError as err:
+            self.archive_problem = str(err)
+            return live
+        # A game copied into the archive and not yet deleted here is one game.
+        here = {g.id for g in live}
+        return sorted([*live, *(g for g in archived if g.id not in here)], key=lambda g: g.id)
+
+    def _own_games(self) -> list[GameSummary]:
         with self._query() as db:
             rows = db.execute(
                 "SELECT g.id, g.started, g.meta, g.finished, g.result, "
@@ -743,7 +817,232 @@ class Journal:
             ))
         return summaries
 
+    # --- the archive of finished games -------------------------------------------------
+
+    def start_archiving(self) -> None:
+        """Archive in a thread of its own: at once (the archive is checked whole first),
+        then after every game begun, until `close`."""
+        if self._archiving is not None or self.read_only or self.archive_path is None:
+            return
+        self._archiving = threading.Thread(target=self._archive_loop, name="archive",
+                                           daemon=True)
+        self._archiving.start()
+
+    def _archive_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.clear()
+            try:
+                moved = self.archive_finished(self._stopping)
+            except JournalError as err:
+                if not self._stopping.is_set():
+                    log.error("the finished games stay in the journal for now: %s", err)
+            else:
+                if moved:
+                    log.info("%d finished games moved into the archive %s", moved,
+                             self.archive_path)
+            self._wake.wait()
+
+    def _stop_archiving(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        if self._archiving is not None:
+            self._archiving.join()
+            self._archiving = None
+
+    def archive_finished(self, stop: threading.Event | None = None) -> int:
+        """Move every finished game but the newest into the archive, one game at a time,
+        and say how many were moved; `stop` ends it between two games.
+
+        A power cut at any moment loses no game and lists none twice: a game is copied
+        whole into the archive (one transaction there, on disk when it returns), then
+        deleted whole from the journal (one transaction here). Found in both files after
+        a cut between the two, it is read from the journal, and the next archiving copies
+        it again over its first copy."""
+        if self.read_only or self.archive_path is None:
+            raise JournalError(f"{self.path}: opened for reading only, nothing is archived")
+        with self._query() as db:
+            ids = [int(r[0]) for r in db.execute(
+                "SELECT id FROM games WHERE finished IS NOT NULL "
+                "AND id < (SELECT MAX(id) FROM games) ORDER BY id")]
+        if not ids and not self.archive_path.exists():
+            return 0
+        writer = self._archive()
+        moved = 0
+        for game_id in ids:
+            if stop is not None and stop.is_set():
+                break
+            moved += self._archive_one(writer, game_id)
+        if moved:
+            self._compact()
+        return moved
+
+    def _archive(self) -> Journal:
+        """The archive, for writing. Opened once, and checked whole then (`START_CHECK`):
+        a damaged one, or one of another journal (one moved aside or replaced), is kept
+        aside and a new one begun."""
+        if self._writer is not None:
+            return self._writer
+        assert self.archive_path is not None
+        ours = self._mark("archive")
+        if ours is None:
+            ours = os.urandom(8).hex()
+            self._set_mark("archive", ours)
+        writer = Journal(self.archive_path, move_aside=True, archive=False,
+                         interrupt=self._stopping)
+        try:
+            if writer.moved_to is not None:
+                self.archive_moved_to = writer.moved_to
+                log.error("the archive of finished games %s is damaged: it is kept as %s, "
+                          "and a new archive is begun; the table plays on",
+                          self.archive_path, writer.moved_to)
+            theirs = writer._mark("archive_of")
+            if theirs is None and not writer._own_games():
+                writer._set_mark("archive_of", ours)
+            elif theirs != ours:
+                writer.close()
+                self.archive_moved_to = writer._move_aside("other")
+                log.warning("%s held the finished games of another journal: it is kept as "
+                            "%s, and a new archive is begun", self.archive_path,
+                            self.archive_moved_to)
+                writer = Journal(self.archive_path, archive=False)
+                writer._set_mark("archive_of", ours)
+        except BaseException:
+            writer.close()
+            raise
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        self._writer = writer
+        return writer
+
+    def _history(self) -> Journal | None:
+        """The archive, for reading; None if there is none, or it is not this journal's
+        (`archive_problem` says so), or this file is an archive."""
+        if self._writer is not None or self._reader is not None:
+            return self._writer or self._reader
+        path = self.archive_path
+        if path is None or not (path.exists() or path.is_symlink()):
+            return None
+        try:
+            reader = Journal(path, read_only=True, archive=False)
+        except JournalError as err:
+            self.archive_problem = str(err)
+            return None
+        try:
+            theirs, empty = reader._mark("archive_of"), not reader._own_games()
+            ours = self._mark("archive")
+        except JournalError as err:
+            reader.close()
+            self.archive_problem = str(err)
+            return None
+        if theirs is None or theirs != ours:
+            reader.close()
+            if not empty:
+                self.archive_problem = (f"{path} holds the finished games of another "
+                                        "journal, not listed here: the table service keeps "
+                                        "it aside")
+            return None
+        self._reader = reader
+        return reader
+
+    def _mark(self, key: str) -> str | None:
+        """The token that ties a journal and its archive (table_state `archive` in the
+        journal, `archive_of` in the archive), or None."""
+        with self._query() as db:
+            made = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                              "AND name = 'table_state'").fetchone()
+            row = made and db.execute("SELECT value FROM table_state WHERE key = ?",
+                                      (key,)).fetchone()
+        if not row:
+            return None
+        with contextlib.suppress(ValueError):
+            value = json.loads(row[0])
+            if isinstance(value, dict) and isinstance(value.get("token"), str):
+                return str(value["token"])
+        return None
+
+    def _set_mark(self, key: str, token: str) -> None:
+        with self._writing():
+            self._db.execute(
+                "INSERT INTO table_state (key, value, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, at = excluded.at",
+                (key, json.dumps({"token": token}), _now()))
+
+    def _game_rows(self, game_id: int) -> list[tuple[str, list[str], list[tuple[Any, ...]]]]:
+        """A finished game whole: its row of `games`, then its rows of every table that
+        has a `game_id` (its entries, and any table a later version adds); [] if it is
+        not finished here."""
+        db = self._db
+        cursor = db.execute("SELECT * FROM games WHERE id = ? AND finished IS NOT NULL",
+                            (game_id,))
+        game = cursor.fetchall()
+        if not game:
+            return []
+        found = [("games", [d[0] for d in cursor.description], game)]
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                   "AND name NOT LIKE 'sqlite%' ORDER BY name").fetchall():
+            columns = [c[1] for c in db.execute(f'PRAGMA table_info("{table}")')]
+            if table != "games" and "game_id" in columns:
+                cursor = db.execute(f'SELECT * FROM "{table}" WHERE game_id = ?', (game_id,))
+                found.append((table, [d[0] for d in cursor.description], cursor.fetchall()))
+        return found
+
+    def _archive_one(self, writer: Journal, game_id: int) -> bool:
+        """Copy one finished game into the archive, then delete it here."""
+        with self._query():
+            rows = self._game_rows(game_id)
+        if not rows:
+            return False
+        with writer._writing():
+            db = writer._db
+            db.execute("BEGIN IMMEDIATE")
+            for table, _, _ in reversed(rows):  # its entries before the game itself
+                key = "id" if table == "games" else "game_id"
+                db.execute(f'DELETE FROM "{table}" WHERE {key} = ?', (game_id,))
+            for table, columns, values in rows:
+                names = ", ".join(f'"{c}"' for c in columns)
+                marks = ", ".join("?" for _ in columns)
+                db.executemany(f'INSERT INTO "{table}" ({names}) VALUES ({marks})', values)
+            _archive_step("copying", game_id)
+            db.execute("COMMIT")
+        _archive_step("copied", game_id)
+        with writer._query():
+            if writer._game_rows(game_id) != rows:
+                raise JournalError(f"{writer.path}: game {game_id} did not read back as "
+                                   "it was copied; it stays in the journal")
+        with self._writing():
+            self._db.execute("BEGIN IMMEDIATE")
+            if self._game_rows(game_id) != rows:
+                # Changed since it was read (taken back by an undo): the next pass copies it.
+                self._db.execute("ROLLBACK")
+                return False
+            for table, _, _ in reversed(rows):
+                key = "id" if table == "games" else "game_id"
+                self._db.execute(f'DELETE FROM "{table}" WHERE {key} = ?', (game_id,))
+            _archive_step("deleting", game_id)
+            self._db.execute("COMMIT")
+        _archive_step("deleted", game_id)
+        return True
+
+    def _compact(self) -> None:
+        """Give the space of the games moved out back to the disk, once it is most of the
+        file, so that the start-up check and the file stay small."""
+        with self._query() as db:
+            free = int(db.execute("PRAGMA freelist_count").fetchone()[0])
+            pages = int(db.execute("PRAGMA page_count").fetchone()[0])
+            size = int(db.execute("PRAGMA page_size").fetchone()[0])
+        if free * size < COMPACT_BYTES or free * 2 < pages:
+            return
+        with self._writing():
+            self._db.execute("VACUUM")
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def close(self) -> None:
+        self._stop_archiving()
+        for other in (self._reader, self._writer):
+            if other is not None:
+                other.close()
+        self._reader = self._writer = None
         with self._lock:
             self._db.close()
             if self._holder is not None:
@@ -751,6 +1050,11 @@ class Journal:
                 self._holder = None
             if self._copy is not None:
                 self._copy.cleanup()
+
+
+def _archive_step(step: str, game_id: int) -> None:
+    """Each step of archiving a game ("copying", "copied", "deleting", "deleted"): where
+    the tests cut the power."""
 
 
 def _no_room(path: Path) -> bool:
