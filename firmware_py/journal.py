@@ -237,6 +237,8 @@ class Journal:
         self._archiving: threading.Thread | None = None
         self._wake = threading.Event()
         self._stopping = threading.Event()
+        # Set each time the archiving thread has done what there was to do.
+        self.archived = threading.Event()
         # One controller thread writes; the connection is made on the starting thread.
         self._lock = threading.Lock()
         self._holder: int | None = None
@@ -840,6 +842,7 @@ class Journal:
                 if moved:
                     log.info("%d finished games moved into the archive %s", moved,
                              self.archive_path)
+            self.archived.set()
             self._wake.wait()
 
     def _stop_archiving(self) -> None:
