@@ -226,7 +226,7 @@ def test_the_archive_check_is_the_journals_check(tmp_path):
     archived_journal(db, 30)
     damage_the_middle(tmp_path / "t.db.archive")
     # Opened as a journal, the archive fails the same check that every start runs.
-    with pytest.raises(JournalDamaged, match="integrity check failed|malformed"):
+    with pytest.raises(JournalDamaged, match=r"integrity check failed|malformed"):
         Journal(tmp_path / "t.db.archive", archive=False)
 
 
