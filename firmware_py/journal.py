@@ -42,6 +42,7 @@ from roundhouse.errors import RoundhouseError
 # Tables another part of the project may have created before the journal first opened.
 from roundhouse.tablefile import (
     APPLICATION_ID,
+    ARCHIVE_SUFFIX,
     REFUSED_SUFFIX,
     SHARED_TABLE_PREFIX,
     beside,
@@ -83,10 +84,6 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # for 100 stored games (21 MB), 0.3 s for 1,000 on the development machine
 # (benchmarks/journal_check.py), so it runs at every start, clean stop or not.
 START_CHECK = "integrity_check"
-# Beside the journal: the archive of its finished games, a journal file of its own. Only
-# the service's archiving writes it; a damaged one is moved aside by it and a new begun,
-# while the table plays on (docs/install.md).
-ARCHIVE_SUFFIX = ".archive"
 # The archiving compacts the live file once its free pages (the games moved out) are
 # more than half of it and at least this many bytes.
 COMPACT_BYTES = 8 * 1024 * 1024
