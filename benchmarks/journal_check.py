@@ -126,13 +126,14 @@ def history(folder: Path, played: Path, megabytes: int) -> Path:
     shutil.copy(played, target / "table.db")
     db = sqlite3.connect(target / "table.db")
     with db:
-        per_game = (target / "table.db").stat().st_size
-        for _ in range(max(1, megabytes * 1_000_000 // per_game)):
-            game_id = db.execute("INSERT INTO games (started, meta, finished, result) "
-                                 "SELECT started, meta, finished, result FROM games "
-                                 "WHERE id = 1").lastrowid
-            db.execute("INSERT INTO entries SELECT ?, seq, at, entry FROM entries "
-                       "WHERE game_id = 1", (game_id,))
+        while (db.execute("PRAGMA page_count").fetchone()[0] * 4096
+               < megabytes * 1_000_000):
+            for _ in range(50):
+                game_id = db.execute("INSERT INTO games (started, meta, finished, result) "
+                                     "SELECT started, meta, finished, result FROM games "
+                                     "WHERE id = 1").lastrowid
+                db.execute("INSERT INTO entries SELECT ?, seq, at, entry FROM entries "
+                           "WHERE game_id = 1", (game_id,))
         # The newest game is the one being played: a start replays it whole.
         db.execute("UPDATE games SET finished = NULL, result = NULL "
                    "WHERE id = (SELECT MAX(id) FROM games)")

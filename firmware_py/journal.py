@@ -231,6 +231,8 @@ class Journal:
         self.archive_moved_to: Path | None = None
         self._reader: Journal | None = None
         self._writer: Journal | None = None
+        # Readers another thread may still hold, closed with the journal.
+        self._retired: list[Journal] = []
         self._archiving: threading.Thread | None = None
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -835,6 +837,10 @@ class Journal:
             except JournalError as err:
                 if not self._stopping.is_set():
                     log.error("the finished games stay in the journal for now: %s", err)
+                # The next pass opens the archive again, and checks it whole again.
+                if self._writer is not None:
+                    self._retired.append(self._writer)
+                    self._writer = None
             else:
                 if moved:
                     log.info("%d finished games moved into the archive %s", moved,
@@ -910,7 +916,7 @@ class Journal:
             writer.close()
             raise
         if self._reader is not None:
-            self._reader.close()
+            self._retired.append(self._reader)
             self._reader = None
         self._writer = writer
         return writer
@@ -993,9 +999,20 @@ class Journal:
             rows = self._game_rows(game_id)
         if not rows:
             return False
+        columns, (game, *_) = rows[0][1], rows[0][2]
+        started, meta = game[columns.index("started")], game[columns.index("meta")]
         with writer._writing():
             db = writer._db
             db.execute("BEGIN IMMEDIATE")
+            there = db.execute("SELECT started, meta FROM games WHERE id = ?",
+                               (game_id,)).fetchone()
+            if there is not None and tuple(there) != (started, meta):
+                # Another game of that number (the journal restored from an older backup):
+                # never copied over; it stays in the journal.
+                db.execute("ROLLBACK")
+                raise JournalError(f"{writer.path} holds another game {game_id} than "
+                                   f"{self.path}: restore the archive that was backed up "
+                                   "with the journal")
             for table, _, _ in reversed(rows):  # its entries before the game itself
                 key = "id" if table == "games" else "game_id"
                 db.execute(f'DELETE FROM "{table}" WHERE {key} = ?', (game_id,))
@@ -1039,10 +1056,11 @@ class Journal:
 
     def close(self) -> None:
         self._stop_archiving()
-        for other in (self._reader, self._writer):
+        for other in (self._reader, self._writer, *self._retired):
             if other is not None:
                 other.close()
         self._reader = self._writer = None
+        self._retired.clear()
         with self._lock:
             self._db.close()
             if self._holder is not None:

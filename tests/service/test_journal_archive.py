@@ -19,7 +19,7 @@ from test_daemon import sim_config
 from firmware_py import journal as journal_module
 from firmware_py.cli import main
 from firmware_py.daemon import Service
-from firmware_py.journal import Journal, JournalDamaged
+from firmware_py.journal import Journal, JournalDamaged, JournalError
 from firmware_py.notify import Notifier
 
 META = {"players": ["Ana", "Bo"], "seats": [0, 1], "leader": 0, "preset": "tournament",
@@ -296,3 +296,39 @@ def test_games_of_an_earlier_version_are_listed_and_exported_after_archiving(tmp
     for game, record in records.items():
         assert main(["export", str(game), "--db", str(db)]) == 0
         assert capsys.readouterr().out == record
+
+
+def test_an_archived_game_is_never_copied_over_by_another_of_its_number(tmp_path):
+    db = tmp_path / "t.db"
+    journal_of(db, 3)
+    journal = Journal(db)
+    journal.archive_finished()
+    journal.close()
+    backup = tmp_path / "backup.db"
+    shutil.copy(db, backup)  # backed up without its archive
+    journal = Journal(db)
+    journal.finish_game(4, {"ranking": [0, 1], "winner": "Ana"})
+    for _ in range(2):
+        game = journal.begin_game(META)
+        journal.finish_game(game, {"ranking": [0, 1], "winner": "Ana"})
+    journal.begin_game(META)
+    journal.archive_finished()
+    journal.close()
+    archived = everything(db)
+    # The journal alone is put back from its backup, and other games are played under
+    # numbers the archive holds.
+    shutil.copy(backup, db)
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"t.db{suffix}").unlink(missing_ok=True)
+    journal = Journal(db)
+    journal.finish_game(4, {"ranking": [0, 1], "winner": "Ana"})
+    other = journal.begin_game({**META, "players": ["Cy", "Di"]})
+    journal.finish_game(other, {"ranking": [1, 0], "winner": "Di"})
+    journal.begin_game(META)
+    with pytest.raises(JournalError, match="holds another game 5 than"):
+        journal.archive_finished()
+    journal.close()
+    kept = Journal(tmp_path / "t.db.archive", read_only=True, archive=False)
+    assert {g: (kept.meta(g), kept.entries(g)) for g in (5, 6)} == {
+        g: archived[g] for g in (5, 6)}
+    kept.close()
