@@ -82,7 +82,9 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # The check of the whole file at every start. integrity_check finds what quick_check
 # misses (an index that disagrees with its table) and costs about a third more: 30 ms
 # for 100 stored games (21 MB), 0.3 s for 1,000 on the development machine
-# (benchmarks/journal_check.py), so it runs at every start, clean stop or not.
+# (benchmarks/journal_check.py), so it runs at every start, clean stop or not. With the
+# finished games archived, the journal it reads before READY holds a game or two; the
+# archive gets the same check from the archiving, after READY.
 START_CHECK = "integrity_check"
 # The archiving compacts the live file once its free pages (the games moved out) are
 # more than half of it and at least this many bytes.
@@ -206,7 +208,8 @@ class Journal:
     and works while the service runs and on a full disk.
 
     Every writing open checks the file first (`START_CHECK`, the whole file, at every
-    start: benchmarks/journal_check.py measures it) and decodes every game's description
+    start: benchmarks/journal_check.py measures it; the archive's is checked when the
+    archiving first opens it, `archive_finished`) and decodes every game's description
     and result and every entry of the games a start replays (the unfinished ones and the
     newest). A file that fails is refused with one line, and the refusal holds (a
     `NAME.refused` file beside it) until a person acts: `move_aside=True`, or a file
