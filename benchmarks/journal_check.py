@@ -202,6 +202,33 @@ def archive(folder: Path) -> float:
     return took
 
 
+def appends_while_archiving(folder: Path) -> tuple[list[float], list[float], float]:
+    """A press's journal write (one append, fsync'd) on a copy of the journal: alone, and
+    while the archiving moves the finished games out; and how long that took."""
+    copy = folder / "appends"
+    copy.mkdir()
+    shutil.copy(folder / "table.db", copy / "table.db")
+    journal = Journal(copy / "table.db")
+    game = journal.begin_game({"players": ["Ana", "Bo"], "preset": "classic"})
+
+    def press(n: int) -> float:
+        began = time.perf_counter()
+        journal.append(game, {"t": "action", "action": {"seat": n % 2, "draw": True}})
+        return time.perf_counter() - began
+
+    alone = [press(n) for n in range(100)]
+    busy = []
+    began = time.perf_counter()
+    journal.start_archiving()
+    while not journal.archived.is_set():
+        busy.append(press(len(busy)))
+        time.sleep(0.05)  # a busy table: twenty presses a second
+    took = time.perf_counter() - began
+    journal.close()
+    shutil.rmtree(copy)
+    return alone, busy, took
+
+
 def archive_check(folder: Path, cold: bool) -> float:
     """The check the archiving runs after READY: the archive opened for writing."""
     if cold:
@@ -239,6 +266,9 @@ def ready(tmp: str, sizes: tuple[int, ...], code: Path | None, runs: int) -> Non
         if code is not None:
             shutil.rmtree(folder)
             continue
+        alone, busy, took = appends_while_archiving(folder)
+        print(f"  a press's journal write alone {_ms(alone)}, while archiving {_ms(busy)} "
+              f"({len(busy)} presses; the archiving took {took:.1f} s)")
         print(f"  the service's archiving, after READY: {archive(folder):.1f} s")
         live = (folder / "table.db").stat().st_size / 1e6
         kept = (folder / "table.db.archive").stat().st_size / 1e6
@@ -246,6 +276,7 @@ def ready(tmp: str, sizes: tuple[int, ...], code: Path | None, runs: int) -> Non
         proc, _ = start(folder, code)
         kill(proc)
         starts(folder, code, runs, cold)
+        archive_check(folder, False)  # into the page cache the cold starts emptied
         warm = [archive_check(folder, False) for _ in range(runs)]
         print(f"  the archive's check after READY, warm {_ms(warm)}")
         if cold:

@@ -21,6 +21,7 @@ from firmware_py.cli import main
 from firmware_py.daemon import Service
 from firmware_py.journal import Journal, JournalDamaged, JournalError
 from firmware_py.notify import Notifier
+from gamenight.results import Results
 
 META = {"players": ["Ana", "Bo"], "seats": [0, 1], "leader": 0, "preset": "tournament",
         "rules": "tournament", "hand_mode": "open"}
@@ -284,6 +285,7 @@ def test_games_of_an_earlier_version_are_listed_and_exported_after_archiving(tmp
     journal.begin_game(META)
     journal.close()
     before_list = listed(db, capsys)
+    before_sheets = Results(db).sheets()
     records = {}
     for game in everything(db):
         if game != max(everything(db)):
@@ -296,6 +298,8 @@ def test_games_of_an_earlier_version_are_listed_and_exported_after_archiving(tmp
     for game, record in records.items():
         assert main(["export", str(game), "--db", str(db)]) == 0
         assert capsys.readouterr().out == record
+    # The league's results: every round and ranking published as before.
+    assert Results(db).sheets() == before_sheets
 
 
 def test_an_archived_game_is_never_copied_over_by_another_of_its_number(tmp_path):
