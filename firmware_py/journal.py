@@ -153,7 +153,7 @@ def _status(finished: str | None, result: Mapping[str, Any]) -> str:
 
 
 # The longest name a file system takes for one file (NAME_MAX), and the longest suffix
-# the journal adds for the files beside it (".refused").
+# the journal adds for the files beside it (its archive's refusal, ".archive.refused").
 NAME_MAX = 255
 _LONGEST_SIDE = len(ARCHIVE_SUFFIX + REFUSED_SUFFIX)
 
@@ -837,13 +837,19 @@ class Journal:
             self._wake.clear()
             try:
                 moved = self.archive_finished(self._stopping)
-            except JournalError as err:
-                if not self._stopping.is_set():
+            except Exception as err:
+                if self._stopping.is_set():
+                    pass
+                elif isinstance(err, JournalError):
                     log.error("the finished games stay in the journal for now: %s", err)
-                # The next pass opens the archive again, and checks it whole again.
-                if self._writer is not None:
-                    self._retired.append(self._writer)
-                    self._writer = None
+                else:
+                    log.exception("the finished games stay in the journal for now")
+                # The next pass opens the archive again (its lock let go), and checks it
+                # whole again.
+                writer, self._writer = self._writer, None
+                if writer is not None:
+                    with contextlib.suppress(Exception):
+                        writer.close()
             else:
                 if moved:
                     log.info("%d finished games moved into the archive %s", moved,

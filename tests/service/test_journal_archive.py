@@ -336,3 +336,30 @@ def test_an_archived_game_is_never_copied_over_by_another_of_its_number(tmp_path
     assert {g: (kept.meta(g), kept.entries(g)) for g in (5, 6)} == {
         g: archived[g] for g in (5, 6)}
     kept.close()
+
+
+def test_a_failed_archiving_is_taken_up_again_by_the_next_game(tmp_path, monkeypatch,
+                                                               caplog):
+    db = tmp_path / "t.db"
+    journal_of(db, 3)
+    failures = []
+
+    def disk_trouble(step: str, game_id: int) -> None:
+        if step == "copied" and not failures:
+            failures.append(game_id)
+            raise JournalError("the disk failed for a moment")
+
+    monkeypatch.setattr(journal_module, "_archive_step", disk_trouble)
+    journal = Journal(db)
+    journal.start_archiving()
+    try:
+        assert journal.archived.wait(60)
+        assert "the finished games stay in the journal for now" in caplog.text
+        assert own_games(db) == [1, 2, 3, 4]
+        journal.archived.clear()
+        journal.begin_game(META)
+        assert journal.archived.wait(60)
+        assert own_games(db) == [4, 5]
+        assert own_games(tmp_path / "t.db.archive") == [1, 2, 3]
+    finally:
+        journal.close()
