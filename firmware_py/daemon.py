@@ -405,6 +405,9 @@ class Service:
         status = f"serving {len(self.config.seats)} seats on {self.config.socket}"
         log.info("%s (journal %s)", status, self.config.database)
         self.notifier.ready(status)
+        # After READY, with the table playing: the archive is checked, and the finished
+        # games are moved out of the file every start checks before READY.
+        self.journal.start_archiving()
 
     def stop(self) -> None:
         """Readers and buttons first, then every event already queued is handled and

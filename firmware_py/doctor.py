@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import ctypes.util
+import glob
 import os
 import stat
 import struct
@@ -24,7 +25,7 @@ from typing import Literal
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.unitfile import Unit, UnitError, read_unit
 from hardware.probe import Heard
-from roundhouse.tablefile import REFUSED_SUFFIX, beside, cut_database
+from roundhouse.tablefile import ARCHIVE_SUFFIX, REFUSED_SUFFIX, beside, cut_database
 
 Level = Literal["ok", "warn", "FAIL"]
 SRC = "/opt/roundhouse/src"
@@ -499,8 +500,9 @@ def check_journal(machine: Machine, config: Config, account: Account | None) -> 
         yield Finding("FAIL", f"the journal's folder {folder} does not exist",
                       f"sudo install -d -o {machine.user} -g {machine.user} -m 0750 {folder}")
         return
-    files = [folder] + [f for f in (database, database.with_name(database.name + "-wal"))
-                        if f.exists()]
+    archive = beside(database, ARCHIVE_SUFFIX)
+    files = [folder] + [f for f in (database, beside(database, "-wal"), archive,
+                                    beside(archive, "-wal")) if f.exists()]
     blocked = [f for f in files if account is not None and not can_open(f, account)]
     for path in blocked:
         yield Finding("FAIL", f"{machine.user} cannot write {path}: the journal cannot be kept",
@@ -521,6 +523,14 @@ def check_journal(machine: Machine, config: Config, account: Account | None) -> 
                               "on it", "put a sound copy in its place, or keep it aside and "
                               "start afresh as docs/install.md says (roundhouse run "
                               "--move-aside, once by hand)")
+    kept = sorted(p for p in folder.glob(f"{glob.escape(archive.name)}.broken-*")
+                  if not p.name.endswith(("-wal", "-shm")))
+    if kept:
+        # The table plays on: the service kept the damaged archive aside and began anew.
+        yield Finding("warn", f"the archive of finished games was found damaged and kept "
+                              f"aside as {kept[-1]}: its games are no longer listed",
+                      f"roundhouse games --db {kept[-1]} lists what can still be read of "
+                      "them; remove the file once they are no longer wanted")
 
 
 def check_clock(machine: Machine) -> Iterator[Finding]:

@@ -23,6 +23,10 @@ SHARED_TABLE_PREFIX = "tag_"
 # Beside the table's database after a start refused it as damaged: the refusal holds,
 # for every program that opens the file, while this file is there.
 REFUSED_SUFFIX = ".refused"
+# Beside the table's database: the archive of its finished games, a file of the same
+# kind, which only the service writes; one found damaged is kept aside as
+# `NAME.archive.broken-DATE` and a new one begun.
+ARCHIVE_SUFFIX = ".archive"
 
 
 def beside(path: Path, suffix: str) -> Path:

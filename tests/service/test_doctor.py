@@ -382,6 +382,20 @@ def test_a_journal_the_service_refuses_is_named(table, damage):
     assert "the service will not start on it" in texts(table.failures())
 
 
+def test_an_archive_kept_aside_as_damaged_is_a_warning(table):
+    state = table.root / "var" / "lib" / "roundhouse"
+    journal = next(iter(state.glob("*.db")), state / "roundhouse.db")
+    kept = journal.with_name(journal.name + ".archive.broken-20261203-201500")
+    kept.write_bytes(b"")
+    findings = table.findings()
+    warnings = [f for f in findings if f.level == "warn"]
+    assert [w.text for w in warnings] == [
+        f"the archive of finished games was found damaged and kept aside as {kept}: "
+        "its games are no longer listed"]
+    assert f"roundhouse games --db {kept}" in warnings[0].fix
+    assert report(findings) == 0
+
+
 def test_too_little_free_space_is_named(table):
     assert "MB free for the journal" in texts(table.failures(min_free_mb=1 << 40))
 
