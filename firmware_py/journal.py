@@ -18,16 +18,14 @@ import errno
 import fcntl
 import json
 import os
-import shutil
 import sqlite3
 import stat
-import tempfile
 import threading
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roundhouse.errors import RoundhouseError
 
@@ -39,6 +37,9 @@ from roundhouse.tablefile import (
     beside,
     cut_database,
 )
+
+if TYPE_CHECKING:
+    import tempfile
 
 # Index i upgrades a database of user_version i to i + 1.
 MIGRATIONS: tuple[str, ...] = (
@@ -390,6 +391,9 @@ class Journal:
         if not wal.exists() or wal.stat().st_size == 0:
             return self._reading(uri + "&immutable=1")
         # Otherwise a copy, with its log, on a file system that has room.
+        import shutil
+        import tempfile
+
         self._copy = tempfile.TemporaryDirectory(prefix="roundhouse-journal-",
                                                  dir=_memory_folder())
         copy = Path(self._copy.name) / self.path.name

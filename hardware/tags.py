@@ -11,7 +11,6 @@ unknown UID is not an error: `lookup` returns None and the table says so.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import re
 import sqlite3
@@ -280,6 +279,8 @@ class TagRegistry:
 
     def export_csv(self, path: Path | str) -> int:
         """Write every binding (`uid,kind,value`); returns how many."""
+        import csv
+
         bindings = self.all()
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -345,6 +346,8 @@ def _order(binding: Binding) -> tuple[int, int, int]:
 
 
 def _rows(name: str, lines: Sequence[str]) -> Iterable[tuple[int, str, Binding]]:
+    import csv
+
     reader = csv.reader(lines)
     header = next(reader, None)
     if header is None or [h.strip().lower() for h in header] != list(CSV_FIELDS):
