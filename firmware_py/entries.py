@@ -41,48 +41,64 @@ class BadEntry(RoundhouseError):
 
 @dataclass(frozen=True, slots=True)
 class Act:
+    """A move of the game record: a play, a draw, a pass or a reveal."""
+
     action: Action
 
 
 @dataclass(frozen=True, slots=True)
 class Lead:
+    """The seat that leads the round being set up."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
+    """Tracked hands: a seat took that tile in the deal."""
+
     seat: int
     tile: Tile
 
 
 @dataclass(frozen=True, slots=True)
 class Drawing:
+    """Tracked hands: a seat pressed DRAW and owes the drawn tile."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
+    """Open hands: a seat tapped a leftover tile (again: takes it back)."""
+
     seat: int
     tile: Tile
 
 
 @dataclass(frozen=True, slots=True)
 class Next:
-    pass
+    """The round summary was dismissed."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hunt:
+    """Open hands under `engine: holder`: a seat drew for the engine."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Holder:
+    """A seat tapped the engine on its own pad: it lays it and leads."""
+
     seat: int
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
+    """The entry before this one is void (`by`: the seat that held PASS)."""
+
     by: int | None = None
 
 

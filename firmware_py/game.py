@@ -140,6 +140,8 @@ class _Step:
 
 @dataclass(frozen=True, slots=True)
 class LastPlay:
+    """The last tile played: by whom, on which train, as it lies."""
+
     seat: int
     train: TrainId
     tile: str  # as it lies on its train or branch

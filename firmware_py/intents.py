@@ -84,11 +84,15 @@ class TakeBack:
 
 @dataclass(frozen=True, slots=True)
 class JoinOrLeave:
+    """DRAW pressed at a seat in the lobby: it joins the next game, or leaves it."""
+
     seat: int  # a table seat
 
 
 @dataclass(frozen=True, slots=True)
 class StartGame:
+    """DRAW held in the lobby or after the ranking: a game starts."""
+
     same_seats: bool  # the seats of the game just over, else those that joined
 
 
@@ -107,11 +111,13 @@ class NewGameCard:
 
 @dataclass(frozen=True, slots=True)
 class NextPreset:
-    pass
+    """The next-preset card: the next rules of the cycle for the next game."""
 
 
 @dataclass(frozen=True, slots=True)
 class NextLanguage:
+    """The language card on a seat's own pad: that seat reads the next language."""
+
     seat: int  # a table seat
 
 
@@ -127,23 +133,31 @@ class SeatPlayer:
 
 @dataclass(frozen=True, slots=True)
 class MarkerPlaced:
+    """A train marker sensed on a pad."""
+
     pad: str
     marker: str
 
 
 @dataclass(frozen=True, slots=True)
 class MarkerLifted:
+    """A train marker gone from a pad."""
+
     pad: str
     marker: str
 
 
 @dataclass(frozen=True, slots=True)
 class ReaderUp:
+    """A pad's reader came online."""
+
     pad: str
 
 
 @dataclass(frozen=True, slots=True)
 class ReaderDown:
+    """A pad's reader went offline, and why."""
+
     pad: str
     reason: str | None
 

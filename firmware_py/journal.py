@@ -115,6 +115,8 @@ _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One game kept in the journal, as `roundhouse games` lists it."""
+
     id: int
     started: str  # ISO 8601, local time of the table
     players: tuple[str, ...]

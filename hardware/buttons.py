@@ -199,6 +199,8 @@ class _Input(DigitalInputDevice):  # type: ignore[misc]
 
 @dataclass(eq=False)
 class _Contact:
+    """One button's input, its debouncer and its timers."""
+
     seat: int
     button: Button
     device: DigitalInputDevice

@@ -26,6 +26,8 @@ def _now() -> float:
 
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
+    """A seat button went down."""
+
     seat: int
     button: Button
     at: float = field(default_factory=_now, compare=False)
@@ -33,6 +35,8 @@ class ButtonPressed:
 
 @dataclass(frozen=True, slots=True)
 class ButtonReleased:
+    """A seat button came up again."""
+
     seat: int
     button: Button
     at: float = field(default_factory=_now, compare=False)
@@ -71,6 +75,8 @@ class TagPlaced:
 
 @dataclass(frozen=True, slots=True)
 class TagRemoved:
+    """A tag left a pad (its reader stopped sensing it, or said so)."""
+
     pad: str
     uid: str
     at: float = field(default_factory=_now, compare=False)
@@ -78,12 +84,16 @@ class TagRemoved:
 
 @dataclass(frozen=True, slots=True)
 class ReaderOnline:
+    """A pad's reader is open and answering."""
+
     pad: str
     at: float = field(default_factory=_now, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
 class ReaderOffline:
+    """A pad's reader is gone or silent; `reason` says what happened."""
+
     pad: str
     reason: str
     at: float = field(default_factory=_now, compare=False)

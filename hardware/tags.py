@@ -68,6 +68,8 @@ class TagFileError(TagError):
 
 @dataclass(frozen=True, slots=True)
 class Binding:
+    """What a tag stands for: a tile, a train marker, a command card or a player."""
+
     kind: str  # "tile", "marker", "card" or "player"
     # "12-5" (high first); a seat number or "mexican"; a card name; a player card's
     # "LANG:NAME" (LANG empty for a player who reads the seat's language)
@@ -367,6 +369,8 @@ def _rows(name: str, lines: Sequence[str]) -> Iterable[tuple[int, str, Binding]]
 
 @dataclass(frozen=True, slots=True)
 class Enrolled:
+    """A tag bound by enrolment."""
+
     uid: str
     binding: Binding
 

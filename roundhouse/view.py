@@ -61,6 +61,8 @@ _STAGE_OF_PHASE = {
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
+    """One seat as the screens show it: who sits there, their hand's size, marker and score."""
+
     seat: int
     name: str
     language: str
@@ -82,6 +84,8 @@ class Branch:
 
 @dataclass(frozen=True, slots=True)
 class TrainView:
+    """One train: its owner (None: the Mexican train), its tiles and whether it is open."""
+
     id: str  # the owner's seat as text, or "mexican"
     owner: int | None
     name: str
@@ -92,6 +96,8 @@ class TrainView:
 
 @dataclass(frozen=True, slots=True)
 class PendingDouble:
+    """A double laid that must still be satisfied, and in which order."""
+
     train: str
     tile: str
     order: int  # from 1: the order they must be satisfied in
@@ -107,6 +113,8 @@ class Notice:
 
 @dataclass(frozen=True, slots=True)
 class ReaderView:
+    """One pad's reader: online or not, and why not."""
+
     pad: str
     online: bool
     reason: str | None
@@ -114,6 +122,8 @@ class ReaderView:
 
 @dataclass(frozen=True, slots=True)
 class LastPlay:
+    """The last tile played: by whom, on which train, as it lies."""
+
     seat: int
     train: str
     tile: str  # as it lies on its train

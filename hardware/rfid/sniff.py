@@ -26,6 +26,8 @@ _BARE = re.compile(rb"(?<![0-9A-Fa-f\x02])([0-9A-Fa-f]{12,})(?![\r\n\x03])")
 
 @dataclass(frozen=True, slots=True)
 class Layout:
+    """A frame layout recognised in a port's bytes, and the protocol that reads it."""
+
     protocol: str | None  # the protocol that reads it, None if none does
     description: str
 
