@@ -35,6 +35,31 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, told the terminal's width here: argparse would import `shutil`
+    to ask it for every parser made, which `roundhouse run` would pay for at each start."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size` finds it: $COLUMNS, else the
+    terminal of standard output, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def _usage() -> str:
     width = max(len(n) for n in COMMANDS)
     lines = ["usage: roundhouse COMMAND [options]", "", "commands:"]
@@ -81,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         module_name = "gamenight.wall"
     module = importlib.import_module(module_name)
     attr = name.replace("-", "_")
-    parser = argparse.ArgumentParser(prog=f"roundhouse {name}", description=COMMANDS[name][1])
+    parser = argparse.ArgumentParser(prog=f"roundhouse {name}", description=COMMANDS[name][1],
+                                     formatter_class=_Formatter)
     getattr(module, f"configure_{attr}")(parser)
     if name == "display" and module_name != "gamenight.wall" and (
             "-h" in args or "--help" in args):

@@ -22,16 +22,17 @@ import pytest
 from firmware_py.config import example_config
 
 # Never needed by a table serving its pads and buttons: the screens, the game night's
-# services, the other commands, the readers of protocols the table has no pad of, and
-# the installed packages' metadata (gpiozero imports it for a lookup the table never
-# makes).
+# services, the other commands, the readers of protocols the table has no pad of, the
+# installed packages' metadata and resources (gpiozero imports them for lookups the
+# table never makes), and what they bring.
 NOT_BEFORE_READY = (
     "pygame", "display", "gamenight", "aiohttp", "paho", "segno",
     "firmware_py.simtable", "firmware_py.bots", "firmware_py.doctor", "firmware_py.record",
     "firmware_py.journal_commands", "firmware_py.rulebook", "firmware_py.flowchart",
     "hardware.sim", "hardware.probe", "hardware.enroll", "hardware.ports",
     "hardware.rfid.pn532", "hardware.rfid.keyboard", "hardware.rfid.em18", "evdev",
-    "importlib.metadata", "importlib_metadata", "email", "zipfile",
+    "importlib.metadata", "importlib_metadata", "importlib.resources", "importlib_resources",
+    "email", "zipfile", "shutil", "tempfile",
 )
 
 
