@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
+from firmware_py.cli import collection_paused
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.journal import Journal
 from firmware_py.notify import Notifier
@@ -518,7 +519,8 @@ def configure_run(parser: argparse.ArgumentParser) -> None:
 def run_run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        config = load_config(args.config)
+        with collection_paused():
+            config = load_config(args.config)
     except ConfigError as err:
         print(str(err), file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
@@ -529,7 +531,9 @@ def run_run(args: argparse.Namespace) -> int:
     from hardware.buttons import PinFactoryUnavailable
 
     try:
-        service.start()
+        # Nor during the start, up to READY.
+        with collection_paused():
+            service.start()
     except PinFactoryUnavailable as err:
         print(f"roundhouse run: {err}. To try the table without its hardware: roundhouse "
               "sim (bots play on a simulated table, with its screens)", file=sys.stderr)
