@@ -9,7 +9,8 @@ functions below instead of generated ones: a subclass names its fields, in order
 `__match_args__`, makes them its `__slots__`, and writes its `__init__`, which sets each
 with `object.__setattr__`.
 
-- equal only to a value of the same class whose fields are equal, and hashed on them;
+- equal only to a value of the same class whose fields are equal, and hashed on them
+  (a class may leave a field out of both, as `field(compare=False)` does: `_key`);
 - printed as the call that builds it, `Name(field=value, ...)`;
 - frozen: setting or deleting a field raises `dataclasses.FrozenInstanceError`;
 - matched by position in a `case Name(a, b)` pattern (`__match_args__`), copied and
@@ -34,14 +35,19 @@ class Value:
     def _fields(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in self.__match_args__)
 
+    def _key(self) -> tuple[object, ...]:
+        """What equality and the hash look at: every field, unless a class says less
+        (as a dataclass's `field(compare=False)` does)."""
+        return self._fields()
+
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
             assert isinstance(other, Value)
-            return self._fields() == other._fields()
+            return self._key() == other._key()
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._fields())
+        return hash(self._key())
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)

@@ -48,3 +48,13 @@ def test_values_match_by_position_and_copy_and_pickle_as_themselves():
     value = TakeBack(Undo(2))
     assert copy.copy(value) == value and copy.deepcopy(value) == value
     assert pickle.loads(pickle.dumps(value)) == value
+
+
+def test_events_are_equal_whenever_they_happened():
+    from hardware.events import Button, ButtonPressed, TagPlaced
+
+    assert ButtonPressed(1, Button.DRAW, at=1.0) == ButtonPressed(1, Button.DRAW, at=2.0)
+    assert hash(TagPlaced("0", "AB", 1.0)) == hash(TagPlaced("0", "AB", 5.0))
+    assert TagPlaced("0", "AB") != TagPlaced("1", "AB")
+    assert repr(TagPlaced("0", "AB", 1.5)) == "TagPlaced(pad='0', uid='AB', at=1.5)"
+    assert ButtonPressed(0, Button.PASS).at > 0
