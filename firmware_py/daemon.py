@@ -541,6 +541,9 @@ def run_run(args: argparse.Namespace) -> int:
     except RoundhouseError as err:
         print(f"roundhouse run: {err}", file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
-    stop.wait()
+    # Woken each second: a signal the kernel hands to another thread is handled by this
+    # one only when it runs Python again, and an untimed wait would never end.
+    while not stop.wait(1.0):
+        pass
     service.stop()
     return 1 if service.failure is not None else 0
