@@ -66,9 +66,9 @@ def _columns() -> int:
 def collection_paused() -> Iterator[None]:
     """No pass of the cyclic garbage collector while it lasts. Importing a command's
     modules and starting the table allocate much and free little, so the passes that
-    the allocations trigger find next to nothing: skipped, they made a tenth of a
-    start. Objects are still freed as soon as nothing refers to them; what only a
-    cycle keeps goes at the first pass after."""
+    the allocations trigger find next to nothing: skipped, a start takes 6-8% less.
+    Objects are still freed as soon as nothing refers to them; what only a cycle keeps
+    goes at the first pass after."""
     if not gc.isenabled():
         yield
         return
