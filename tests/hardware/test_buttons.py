@@ -162,27 +162,32 @@ def test_the_pin_factory_comes_from_its_name_or_the_environment(monkeypatch):
         make_pin_factory("gpio9")
 
 
-def test_another_packages_pin_factory_is_found_by_its_entry_point(monkeypatch, tmp_path):
+def test_another_packages_pin_factory_is_found_by_its_entry_point(monkeypatch):
     # As gpiozero itself finds it: GPIOZERO_PIN_FACTORY names an installed package's
     # gpiozero_pin_factories entry point, as written or in lower case.
-    (tmp_path / "roundhouse_test_pins.py").write_text(
-        "from gpiozero.pins.mock import MockFactory\n"
-        "class TestPinFactory(MockFactory):\n    pass\n", encoding="utf-8")
-    info = tmp_path / "roundhouse_test_pins-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: roundhouse-test-pins\n"
-                                   "Version: 1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text(
-        "[gpiozero_pin_factories]\ntestpins = roundhouse_test_pins:TestPinFactory\n",
-        encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
+    from importlib.metadata import EntryPoint
+
+    installed = [EntryPoint("testpins", "gpiozero.pins.mock:MockFactory",
+                            "gpiozero_pin_factories")]
+    asked = []
+
+    def entry_points(group: str) -> list[EntryPoint]:
+        asked.append(group)
+        return installed
+
+    monkeypatch.setattr("hardware.buttons.entry_points", entry_points)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "TestPins")
     factory = make_pin_factory(None)
-    assert type(factory).__name__ == "TestPinFactory"
+    assert isinstance(factory, MockFactory)
     factory.close()
+    assert asked == ["gpiozero_pin_factories"]
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nopins")
     with pytest.raises(PinFactoryUnavailable, match="gpiozero_pin_factories entry point"):
         make_pin_factory(None)
+    # The factories of gpiozero's own are made without reading any package's metadata.
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "MOCK")
+    make_pin_factory(None).close()
+    assert asked == ["gpiozero_pin_factories"] * 2
 
 
 def test_a_missing_gpio_library_says_what_to_install(monkeypatch):
