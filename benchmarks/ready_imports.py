@@ -34,18 +34,22 @@ def imports_until_ready(folder: Path, config: Path) -> dict[str, int]:
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(notify_path))
     notify.settimeout(60)
-    proc = subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "firmware_py.cli", "run", "--config",
-         str(config)], env={**os.environ, "NOTIFY_SOCKET": str(notify_path)}, cwd=folder,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        while not notify.recv(4096).startswith(b"READY=1"):
-            pass
-        proc.terminate()
-        _, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
-        notify.close()
+    # Into a file: a pipe no one reads before READY could fill and stall the service.
+    log = folder / "stderr.txt"
+    with log.open("w", encoding="utf-8") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "firmware_py.cli", "run", "--config",
+             str(config)], env={**os.environ, "NOTIFY_SOCKET": str(notify_path)}, cwd=folder,
+            stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            while not notify.recv(4096).startswith(b"READY=1"):
+                pass
+            proc.terminate()
+            proc.wait(timeout=30)
+        finally:
+            proc.kill()
+            notify.close()
+    err = log.read_text(encoding="utf-8")
     # The service logs that it serves its seats just before READY.
     before = err.partition("INFO firmware_py.daemon: serving")[0]
     times: dict[str, int] = {}

@@ -46,24 +46,28 @@ def _config(folder: Path) -> Path:
     return path
 
 
-def imported_before_ready(folder: Path, *extra_args: str) -> set[str]:
+def imported_before_ready(folder: Path) -> set[str]:
     """Every module `roundhouse run` imported before it sent READY."""
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(folder / "notify"))
     notify.settimeout(60)
-    proc = subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "firmware_py.cli", "run", "--config",
-         str(_config(folder)), *extra_args],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=folder,
-        env={**os.environ, "NOTIFY_SOCKET": str(folder / "notify")})
-    try:
-        while not notify.recv(4096).startswith(b"READY=1"):
-            pass
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
-        notify.close()
+    # Into a file: a pipe no one reads before READY could fill and stall the service.
+    log = folder / "stderr.txt"
+    with log.open("w", encoding="utf-8") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-X", "importtime", "-m", "firmware_py.cli", "run", "--config",
+             str(_config(folder))],
+            stdout=subprocess.DEVNULL, stderr=stderr, cwd=folder,
+            env={**os.environ, "NOTIFY_SOCKET": str(folder / "notify")})
+        try:
+            while not notify.recv(4096).startswith(b"READY=1"):
+                pass
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+        finally:
+            proc.kill()
+            notify.close()
+    err = log.read_text(encoding="utf-8")
     assert proc.returncode == 0, err
     # The service logs that it serves its seats just before it sends READY.
     before, serving, _ = err.partition("serving 4 seats")
