@@ -35,7 +35,7 @@ def imports_until_ready(folder: Path, config: Path) -> dict[str, int]:
     notify.bind(str(notify_path))
     notify.settimeout(60)
     # Into a file: a pipe no one reads before READY could fill and stall the service.
-    log = folder / "stderr.txt"
+    log = folder / "service.err"
     with log.open("w", encoding="utf-8") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-X", "importtime", "-m", "firmware_py.cli", "run", "--config",

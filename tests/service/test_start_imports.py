@@ -52,7 +52,7 @@ def imported_before_ready(folder: Path) -> set[str]:
     notify.bind(str(folder / "notify"))
     notify.settimeout(60)
     # Into a file: a pipe no one reads before READY could fill and stall the service.
-    log = folder / "stderr.txt"
+    log = folder / "service.err"
     with log.open("w", encoding="utf-8") as stderr:
         proc = subprocess.Popen(
             [sys.executable, "-X", "importtime", "-m", "firmware_py.cli", "run", "--config",
