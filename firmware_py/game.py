@@ -139,17 +139,14 @@ def preset_name(rules: str | Mapping[str, object]) -> str:
 # --- one moment of a game -------------------------------------------------------------
 
 
-class _Step(Value):
+# A dataclass, not a Value: comparing two moments compares their whole chains of steps,
+# one call deep per step with a dataclass's own functions.
+@dataclass(frozen=True, slots=True)
+class _Step:
     """The engine actions of a game so far, newest first, shared between moments."""
 
-    __match_args__ = ("action", "before")
-    __slots__ = __match_args__
     action: Action
     before: _Step | None
-
-    def __init__(self, action: Action, before: _Step | None) -> None:
-        object.__setattr__(self, "action", action)
-        object.__setattr__(self, "before", before)
 
 
 class LastPlay(Value):
