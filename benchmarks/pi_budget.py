@@ -2,6 +2,7 @@
 
     sudo python benchmarks/pi_budget.py [--profile pi4|pi5|both] [--rounds N]
     sudo python benchmarks/pi_budget.py --python .venv-compiled/bin/python
+    sudo python benchmarks/pi_budget.py --profile pi4 --only start
     sudo python benchmarks/pi_budget.py --profile pi4 --run python benchmarks/display_redraw.py
 
 The emulation (benchmarks/README.md, "A Raspberry Pi's budget", says what it leaves out):
@@ -32,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -253,41 +254,49 @@ class Row:
 
 
 def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
-            python: str) -> list[Row]:
+            python: str, only: Sequence[str] = ()) -> list[Row]:
     def figures(name: str, fsync_ms: int = FSYNC_MS) -> dict[str, float]:
         done = emulation.run([python, __file__, "--worker", name, "--folder", str(folder),
                               "--rounds", str(rounds)], fsync_ms, check=True,
                              stdout=subprocess.PIPE, cwd=HERE)
         return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
+    def wanted(name: str) -> bool:
+        return not only or name in only
+
     rows = []
-    lat = figures("latency")
-    rows.append(Row("tap -> view published, p99", lat["p99"], f"{lat['p99']:.0f} ms",
-                    "<= 20 ms", lat["p99"] <= 20))
-    busy = figures("latency", BUSY_FSYNC_MS)
-    rows.append(Row(f"  same, busy card ({BUSY_FSYNC_MS} ms fsync)", busy["p99"],
-                    f"{busy['p99']:.0f} ms", "<= 50 ms", busy["p99"] <= 50))
-    start = figures("start")
-    rows.append(Row("start -> READY", start["median"],
-                    f"median {start['median']:.0f} ms, worst {start['worst']:.0f} ms",
-                    "<= 500 ms", start["median"] <= 500))
-    rows.append(Row(f"start after an unclean stop ({games} games)", start["unclean"],
-                    f"{start['unclean']:.0f} ms", "<= 2,000 ms", start["unclean"] <= 2000))
-    resume = figures("resume")
-    for k, label in enumerate(("resume a 13-round game, mid-round (snapshot)",
-                               "  same, at the game's end (snapshot)",
-                               "  same, every entry replayed (no snapshot)")):
-        median, worst = resume[f"median{k}"], resume[f"worst{k}"]
-        rows.append(Row(label, median, f"median {median:.0f} ms, worst {worst:.0f} ms",
-                        "<= 100 ms", median <= 100))
-        rows.append(Row("    of it: journal opened / table taking the game up",
-                        resume[f"table{k}"],
-                        f"{resume[f'journal{k}']:.0f} ms / {resume[f'table{k}']:.0f} ms",
-                        "-", None))
-    engine = figures("engine")
-    build = "compiled" if engine["compiled"] else "pure"
-    rows.append(Row(f"engine, classic rounds/s ({build})", engine["rounds_s"],
-                    f"{engine['rounds_s']:.0f}", "-", None))
+    if wanted("latency"):
+        lat = figures("latency")
+        rows.append(Row("tap -> view published, p99", lat["p99"], f"{lat['p99']:.0f} ms",
+                        "<= 20 ms", lat["p99"] <= 20))
+        busy = figures("latency", BUSY_FSYNC_MS)
+        rows.append(Row(f"  same, busy card ({BUSY_FSYNC_MS} ms fsync)", busy["p99"],
+                        f"{busy['p99']:.0f} ms", "<= 50 ms", busy["p99"] <= 50))
+    if wanted("start"):
+        start = figures("start")
+        rows.append(Row("start -> READY", start["median"],
+                        f"median {start['median']:.0f} ms, worst {start['worst']:.0f} ms",
+                        "<= 500 ms", start["median"] <= 500))
+        rows.append(Row(f"start after an unclean stop ({games} games)", start["unclean"],
+                        f"{start['unclean']:.0f} ms", "<= 2,000 ms",
+                        start["unclean"] <= 2000))
+    if wanted("resume"):
+        resume = figures("resume")
+        for k, label in enumerate(("resume a 13-round game, mid-round (snapshot)",
+                                   "  same, at the game's end (snapshot)",
+                                   "  same, every entry replayed (no snapshot)")):
+            median, worst = resume[f"median{k}"], resume[f"worst{k}"]
+            rows.append(Row(label, median, f"median {median:.0f} ms, worst {worst:.0f} ms",
+                            "<= 100 ms", median <= 100))
+            rows.append(Row("    of it: journal opened / table taking the game up",
+                            resume[f"table{k}"],
+                            f"{resume[f'journal{k}']:.0f} ms / {resume[f'table{k}']:.0f} ms",
+                            "-", None))
+    if wanted("engine"):
+        engine = figures("engine")
+        build = "compiled" if engine["compiled"] else "pure"
+        rows.append(Row(f"engine, classic rounds/s ({build})", engine["rounds_s"],
+                        f"{engine['rounds_s']:.0f}", "-", None))
     return rows
 
 
@@ -309,6 +318,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games in the journal")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter of the measurements (another venv's, say)")
+    parser.add_argument("--only", action="append", choices=FIGURES, default=[],
+                        help="measure only this figure (repeatable; default all)")
     parser.add_argument("--run", nargs=argparse.REMAINDER, help="a command to run emulated")
     parser.add_argument("--worker", choices=FIGURES, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
@@ -333,7 +344,7 @@ def main() -> None:
                         emulation.run(args.run, FSYNC_MS, check=False)
                     else:
                         rows = measure(emulation, folder, args.rounds, args.games,
-                                       os.path.abspath(args.python))
+                                       os.path.abspath(args.python), args.only)
                         print_table(profile, quota, rows)
                 finally:
                     quota.remove()

@@ -50,6 +50,8 @@ class ConfigError(RoundhouseError):
 
 @dataclass(frozen=True)
 class SeatConfig:
+    """One seat: its player's name, its two buttons' pins, its language."""
+
     seat: int
     name: str
     draw_pin: int
@@ -62,6 +64,8 @@ class SeatConfig:
 
 @dataclass(frozen=True)
 class ReaderConfig:
+    """One pad's reader: where it is plugged and how it speaks."""
+
     pad: str  # a seat's train pad ("0".."n-1") or "mexican"
     url: str
     protocol: str
@@ -74,6 +78,8 @@ class ReaderConfig:
 
 @dataclass(frozen=True)
 class ScreenConfig:
+    """One screen's size, whether it fills the display, and its language."""
+
     width: int
     height: int
     fullscreen: bool
@@ -82,12 +88,16 @@ class ScreenConfig:
 
 @dataclass(frozen=True)
 class DisplayConfig:
+    """The table screen and the wall screen."""
+
     table: ScreenConfig
     wall: ScreenConfig
 
 
 @dataclass(frozen=True)
 class Config:
+    """A table's whole configuration, checked (`load_config`)."""
+
     source: Path | None
     seats: tuple[SeatConfig, ...]
     readers: tuple[ReaderConfig, ...]

@@ -31,6 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
+from firmware_py.cli import collection_paused
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.journal import Journal
 from firmware_py.notify import Notifier
@@ -521,7 +522,8 @@ def configure_run(parser: argparse.ArgumentParser) -> None:
 def run_run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        config = load_config(args.config)
+        with collection_paused():
+            config = load_config(args.config)
     except ConfigError as err:
         print(str(err), file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
@@ -532,7 +534,9 @@ def run_run(args: argparse.Namespace) -> int:
     from hardware.buttons import PinFactoryUnavailable
 
     try:
-        service.start()
+        # Nor during the start, up to READY.
+        with collection_paused():
+            service.start()
     except PinFactoryUnavailable as err:
         print(f"roundhouse run: {err}. To try the table without its hardware: roundhouse "
               "sim (bots play on a simulated table, with its screens)", file=sys.stderr)
@@ -540,6 +544,9 @@ def run_run(args: argparse.Namespace) -> int:
     except RoundhouseError as err:
         print(f"roundhouse run: {err}", file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
-    stop.wait()
+    # Woken each second: a signal the kernel hands to another thread is handled by this
+    # one only when it runs Python again, and an untimed wait would never end.
+    while not stop.wait(1.0):
+        pass
     service.stop()
     return 1 if service.failure is not None else 0

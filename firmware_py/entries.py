@@ -28,62 +28,113 @@ Seats are the game's (0..players-1). A stored entry that is not one of these is 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from firmware_py.rules import Action, RulesError, Tile, action_from_json, action_to_json
 from roundhouse.errors import RoundhouseError
+from roundhouse.value import Value
 
 
 class BadEntry(RoundhouseError):
     """A journal entry that is not one the table writes."""
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
+class Act(Value):
+    """A move of the game record: a play, a draw, a pass or a reveal."""
+
+    __match_args__ = ("action",)
+    __slots__ = __match_args__
     action: Action
 
+    def __init__(self, action: Action) -> None:
+        object.__setattr__(self, "action", action)
 
-@dataclass(frozen=True, slots=True)
-class Lead:
+
+class Lead(Value):
+    """The seat that leads the round being set up."""
+
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class Dealt:
+
+class Dealt(Value):
+    """Tracked hands: a seat took that tile in the deal."""
+
+    __match_args__ = ("seat", "tile")
+    __slots__ = __match_args__
     seat: int
     tile: Tile
 
+    def __init__(self, seat: int, tile: Tile) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
 
-@dataclass(frozen=True, slots=True)
-class Drawing:
+
+class Drawing(Value):
+    """Tracked hands: a seat pressed DRAW and owes the drawn tile."""
+
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class Shown:
+
+class Shown(Value):
+    """Open hands: a seat tapped a leftover tile (again: takes it back)."""
+
+    __match_args__ = ("seat", "tile")
+    __slots__ = __match_args__
     seat: int
     tile: Tile
 
+    def __init__(self, seat: int, tile: Tile) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "tile", tile)
 
-@dataclass(frozen=True, slots=True)
-class Next:
-    pass
+
+class Next(Value):
+    """The round summary was dismissed."""
+
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Hunt:
+class Hunt(Value):
+    """Open hands under `engine: holder`: a seat drew for the engine."""
+
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class Holder:
+
+class Holder(Value):
+    """A seat tapped the engine on its own pad: it lays it and leads."""
+
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int
 
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class Undo:
-    by: int | None = None
+
+class Undo(Value):
+    """The entry before this one is void (`by`: the seat that held PASS)."""
+
+    __match_args__ = ("by",)
+    __slots__ = __match_args__
+    by: int | None
+
+    def __init__(self, by: int | None = None) -> None:
+        object.__setattr__(self, "by", by)
 
 
 Entry = Act | Lead | Dealt | Drawing | Shown | Next | Hunt | Holder | Undo

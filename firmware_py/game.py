@@ -61,6 +61,7 @@ from roundhouse.errors import RoundhouseError
 from roundhouse.message import Message, message
 from roundhouse.refusals import BONEYARD_EMPTY
 from roundhouse.render import render
+from roundhouse.value import Value
 
 
 class TableError(RoundhouseError):
@@ -78,16 +79,24 @@ class Refused(RoundhouseError):
         super().__init__(render(self.message, "en"))
 
 
-@dataclass(frozen=True, slots=True)
-class Replayed:
+class Replayed(Value):
     """A journaled game rebuilt from its entries, as far as they replay: the first
     `replayed` entries gave `history`, and `failure` (if not None) says why the next
     one cannot be replayed."""
 
+    __match_args__ = ("game", "history", "replayed", "failure")
+    __slots__ = __match_args__
     game: Game
     history: list[Moment]
     replayed: int
     failure: TableError | None
+
+    def __init__(self, game: Game, history: list[Moment], replayed: int,
+                 failure: TableError | None) -> None:
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "replayed", replayed)
+        object.__setattr__(self, "failure", failure)
 
 
 def replay_journaled(meta: Mapping[str, Any], stored: Sequence[object]) -> Replayed:
@@ -130,6 +139,8 @@ def preset_name(rules: str | Mapping[str, object]) -> str:
 # --- one moment of a game -------------------------------------------------------------
 
 
+# A dataclass, not a Value: comparing two moments compares their whole chains of steps,
+# one call deep per step with a dataclass's own functions.
 @dataclass(frozen=True, slots=True)
 class Steps:
     """The engine actions of a game so far, newest first, shared between moments."""
@@ -151,11 +162,19 @@ class Earlier:
         return self._load()
 
 
-@dataclass(frozen=True, slots=True)
-class LastPlay:
+class LastPlay(Value):
+    """The last tile played: by whom, on which train, as it lies."""
+
+    __match_args__ = ("seat", "train", "tile")
+    __slots__ = __match_args__
     seat: int
     train: TrainId
     tile: str  # as it lies on its train or branch
+
+    def __init__(self, seat: int, train: TrainId, tile: str) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "train", train)
+        object.__setattr__(self, "tile", tile)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,6 @@ docs/table.md tells the players' side.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from firmware_py.entries import Act, Dealt, Drawing, Holder, Hunt, Lead, Next, Shown, Step, Undo
@@ -39,6 +38,7 @@ from hardware.events import (
 from hardware.tags import player_of
 from roundhouse import messages as say
 from roundhouse.message import Message
+from roundhouse.value import Value
 from roundhouse.vocabulary import MEXICAN, TrainKey, pad_seat
 
 
@@ -67,90 +67,157 @@ class TableNow(Protocol):
 # --- the intents -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Enter:
+class Enter(Value):
     """An input of the game: the first of `entries` that the game takes is journaled
     (a tile tapped on a chicken-foot train goes to the first open end it fits)."""
 
+    __match_args__ = ("entries",)
+    __slots__ = __match_args__
     entries: tuple[Step, ...]
 
+    def __init__(self, entries: tuple[Step, ...]) -> None:
+        object.__setattr__(self, "entries", entries)
 
-@dataclass(frozen=True, slots=True)
-class TakeBack:
+
+class TakeBack(Value):
     """Undo the last move: by the seat that held PASS, or by the undo card (None)."""
 
+    __match_args__ = ("undo",)
+    __slots__ = __match_args__
     undo: Undo
 
+    def __init__(self, undo: Undo) -> None:
+        object.__setattr__(self, "undo", undo)
 
-@dataclass(frozen=True, slots=True)
-class JoinOrLeave:
+
+class JoinOrLeave(Value):
+    """DRAW pressed at a seat in the lobby: it joins the next game, or leaves it."""
+
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int  # a table seat
 
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class StartGame:
+
+class StartGame(Value):
+    """DRAW held in the lobby or after the ranking: a game starts."""
+
+    __match_args__ = ("same_seats",)
+    __slots__ = __match_args__
     same_seats: bool  # the seats of the game just over, else those that joined
 
+    def __init__(self, same_seats: bool) -> None:
+        object.__setattr__(self, "same_seats", same_seats)
 
-@dataclass(frozen=True, slots=True)
-class LeaveGame:
+
+class LeaveGame(Value):
     """From the final ranking back to the lobby; `seat` (a table seat) leaves it."""
 
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int | None
 
+    def __init__(self, seat: int | None) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class NewGameCard:
+
+class NewGameCard(Value):
     """The new-game card: a game in the lobby or after the ranking; during a game the
     first tap asks for a second, which abandons it."""
 
-
-@dataclass(frozen=True, slots=True)
-class NextPreset:
-    pass
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class NextLanguage:
+class NextPreset(Value):
+    """The next-preset card: the next rules of the cycle for the next game."""
+
+    __slots__ = ()
+
+
+class NextLanguage(Value):
+    """The language card on a seat's own pad: that seat reads the next language."""
+
+    __match_args__ = ("seat",)
+    __slots__ = __match_args__
     seat: int  # a table seat
 
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
-@dataclass(frozen=True, slots=True)
-class SeatPlayer:
+
+class SeatPlayer(Value):
     """A player card on a seat's own pad in the lobby: that player sits there."""
 
+    __match_args__ = ("seat", "name", "language", "card")
+    __slots__ = __match_args__
     seat: int  # a table seat
     name: str
     language: str | None  # None: the player reads the seat's language
-    card: str = ""  # the card's UID: one card, one player, whatever the name
+    card: str  # the card's UID: one card, one player, whatever the name
+
+    def __init__(self, seat: int, name: str, language: str | None, card: str = "") -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "language", language)
+        object.__setattr__(self, "card", card)
 
 
-@dataclass(frozen=True, slots=True)
-class MarkerPlaced:
+class MarkerPlaced(Value):
+    """A train marker sensed on a pad."""
+
+    __match_args__ = ("pad", "marker")
+    __slots__ = __match_args__
     pad: str
     marker: str
 
+    def __init__(self, pad: str, marker: str) -> None:
+        object.__setattr__(self, "pad", pad)
+        object.__setattr__(self, "marker", marker)
 
-@dataclass(frozen=True, slots=True)
-class MarkerLifted:
+
+class MarkerLifted(Value):
+    """A train marker gone from a pad."""
+
+    __match_args__ = ("pad", "marker")
+    __slots__ = __match_args__
     pad: str
     marker: str
 
+    def __init__(self, pad: str, marker: str) -> None:
+        object.__setattr__(self, "pad", pad)
+        object.__setattr__(self, "marker", marker)
 
-@dataclass(frozen=True, slots=True)
-class ReaderUp:
+
+class ReaderUp(Value):
+    """A pad's reader came online."""
+
+    __match_args__ = ("pad",)
+    __slots__ = __match_args__
     pad: str
 
+    def __init__(self, pad: str) -> None:
+        object.__setattr__(self, "pad", pad)
 
-@dataclass(frozen=True, slots=True)
-class ReaderDown:
+
+class ReaderDown(Value):
+    """A pad's reader went offline, and why."""
+
+    __match_args__ = ("pad", "reason")
+    __slots__ = __match_args__
     pad: str
     reason: str | None
 
+    def __init__(self, pad: str, reason: str | None) -> None:
+        object.__setattr__(self, "pad", pad)
+        object.__setattr__(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
-class Nothing:
+
+class Nothing(Value):
     """An event that means nothing by itself (a button going down, a tile lifted)."""
+
+    __slots__ = ()
 
 
 Intent = (

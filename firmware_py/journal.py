@@ -32,16 +32,14 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 import sqlite3
 import stat
-import tempfile
 import threading
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from roundhouse.errors import RoundhouseError
 
@@ -54,6 +52,9 @@ from roundhouse.tablefile import (
     beside,
     cut_database,
 )
+
+if TYPE_CHECKING:
+    import tempfile
 
 log = logging.getLogger(__name__)
 
@@ -174,6 +175,8 @@ def _entries_digest(entries: Iterable[str]) -> Any:
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One game kept in the journal, as `roundhouse games` lists it."""
+
     id: int
     started: str  # ISO 8601, local time of the table
     players: tuple[str, ...]
@@ -478,6 +481,9 @@ class Journal:
         if not wal.exists() or wal.stat().st_size == 0:
             return self._reading(uri + "&immutable=1")
         # Otherwise a copy, with its log, on a file system that has room.
+        import shutil
+        import tempfile
+
         self._copy = tempfile.TemporaryDirectory(prefix="roundhouse-journal-",
                                                  dir=_memory_folder())
         copy = Path(self._copy.name) / self.path.name

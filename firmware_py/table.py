@@ -15,7 +15,6 @@ docs/table.md tells the players' side, docs/flow.md draws the stages.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -641,6 +640,8 @@ class _Player:
 def card_id(uid: str) -> str:
     """The name a player card goes by beyond the table: stable for the card at every
     table, and not its UID (which would let anyone who reads the league copy the card)."""
+    import hashlib
+
     return "card-" + hashlib.sha256(uid.encode()).hexdigest()[:12]
 
 

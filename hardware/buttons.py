@@ -14,7 +14,6 @@ button kept down for its hold time gives one `ButtonHeld` (holding PASS is undo)
 
 from __future__ import annotations
 
-import importlib
 import math
 import operator
 import os
@@ -23,11 +22,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from gpiozero import DigitalInputDevice, GPIOZeroError  # type: ignore[import-untyped]
-from gpiozero.pins import Factory  # type: ignore[import-untyped]
-
 from hardware import HardwareError
 from hardware.events import Button, ButtonHeld, ButtonPressed, ButtonReleased
+from hardware.gpio import DigitalInputDevice, Factory, GPIOZeroError, entry_points, import_module
 from hardware.sink import EventQueue
 
 # Eight seats clear of I2C (2, 3), SPI (7..11) and the UART (14, 15); see WIRING.md.
@@ -71,23 +68,32 @@ def make_pin_factory(name: str | None) -> Factory:
         problems = []
         for candidate in PREFERRED:
             try:
-                return _load(candidate)
+                return _load(candidate, PIN_FACTORIES[candidate])
             except PinFactoryUnavailable as err:
                 problems.append(str(err))
         raise PinFactoryUnavailable(
             "no GPIO library works here (" + "; ".join(problems) + "). On a Raspberry Pi "
             "install the 'pi' extra (pip install 'roundhouse[pi]'); elsewhere set "
             "GPIOZERO_PIN_FACTORY=mock or [buttons] pin_factory = \"mock\"")
-    return _load(name.lower())
-
-
-def _load(name: str) -> Factory:
-    if name not in PIN_FACTORIES:
+    if name.lower() in PIN_FACTORIES:
+        return _load(name.lower(), PIN_FACTORIES[name.lower()])
+    # Another package's factory, found as gpiozero finds it: by its entry point, the
+    # name as written first, then in lower case. Only here is the installed packages'
+    # metadata read (hardware.gpio).
+    found = {ep.name: ep.value for ep in entry_points(group="gpiozero_pin_factories")}
+    target = found.get(name) or found.get(name.lower())
+    if target is None:
         raise PinFactoryUnavailable(
-            f"unknown pin factory {name!r}: expected one of {', '.join(PIN_FACTORIES)}")
-    module, cls = PIN_FACTORIES[name].split(":")
+            f"unknown pin factory {name!r}: expected one of {', '.join(PIN_FACTORIES)}, or "
+            "the name of an installed package's gpiozero_pin_factories entry point")
+    return _load(name, target)
+
+
+def _load(name: str, target: str) -> Factory:
+    """The factory `target` names ("module:class"), made here; `name` is the user's."""
+    module, _, cls = target.partition(":")
     try:
-        factory: Factory = getattr(importlib.import_module(module), cls)()
+        factory: Factory = getattr(import_module(module), cls)()
     except ImportError as err:
         raise PinFactoryUnavailable(
             f"pin factory {name!r} needs the module {err.name or module!r}, which is not "
@@ -193,6 +199,8 @@ class _Input(DigitalInputDevice):  # type: ignore[misc]
 
 @dataclass(eq=False)
 class _Contact:
+    """One button's input, its debouncer and its timers."""
+
     seat: int
     button: Button
     device: DigitalInputDevice

@@ -11,13 +11,11 @@ unknown UID is not an error: `lookup` returns None and the table says so.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from hardware import HardwareError
@@ -31,6 +29,7 @@ from roundhouse.tablefile import (
     beside,
     cut_database,
 )
+from roundhouse.value import Value
 
 KINDS = ("tile", "marker", "card", "player")
 CARDS = ("undo", "new_game", "next_preset", "admin", "language")
@@ -67,12 +66,19 @@ class TagFileError(TagError):
     """A tag CSV file that cannot be read; the message names the line."""
 
 
-@dataclass(frozen=True, slots=True)
-class Binding:
+class Binding(Value):
+    """What a tag stands for: a tile, a train marker, a command card or a player."""
+
+    __match_args__ = ("kind", "value")
+    __slots__ = __match_args__
     kind: str  # "tile", "marker", "card" or "player"
     # "12-5" (high first); a seat number or "mexican"; a card name; a player card's
     # "LANG:NAME" (LANG empty for a player who reads the seat's language)
     value: str
+
+    def __init__(self, kind: str, value: str) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "value", value)
 
     def __str__(self) -> str:
         if self.kind == "marker":
@@ -280,6 +286,8 @@ class TagRegistry:
 
     def export_csv(self, path: Path | str) -> int:
         """Write every binding (`uid,kind,value`); returns how many."""
+        import csv
+
         bindings = self.all()
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
@@ -345,6 +353,8 @@ def _order(binding: Binding) -> tuple[int, int, int]:
 
 
 def _rows(name: str, lines: Sequence[str]) -> Iterable[tuple[int, str, Binding]]:
+    import csv
+
     reader = csv.reader(lines)
     header = next(reader, None)
     if header is None or [h.strip().lower() for h in header] != list(CSV_FIELDS):
@@ -362,18 +372,30 @@ def _rows(name: str, lines: Sequence[str]) -> Iterable[tuple[int, str, Binding]]
             raise TagFileError(f"{name} line {line}: {err}") from None
 
 
-@dataclass(frozen=True, slots=True)
-class Enrolled:
+class Enrolled(Value):
+    """A tag bound by enrolment."""
+
+    __match_args__ = ("uid", "binding")
+    __slots__ = __match_args__
     uid: str
     binding: Binding
 
+    def __init__(self, uid: str, binding: Binding) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "binding", binding)
 
-@dataclass(frozen=True, slots=True)
-class AlreadyKnown:
+
+class AlreadyKnown(Value):
     """The tag offered is already bound (a tile tapped twice, a tag from another set)."""
 
+    __match_args__ = ("uid", "binding")
+    __slots__ = __match_args__
     uid: str
     binding: Binding
+
+    def __init__(self, uid: str, binding: Binding) -> None:
+        object.__setattr__(self, "uid", uid)
+        object.__setattr__(self, "binding", binding)
 
 
 class Enrollment:

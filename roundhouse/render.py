@@ -37,7 +37,13 @@ Names = Sequence[str | Name]
 
 def languages() -> tuple[str, ...]:
     """The language codes the table can speak: English and every catalogue shipped."""
-    codes = {DEFAULT_LANGUAGE} | {p.stem for p in LOCALE_DIR.glob("*.po")}
+    return _languages_in(LOCALE_DIR)
+
+
+@cache
+def _languages_in(folder: Path) -> tuple[str, ...]:
+    # Asked for every seat and screen of a configuration: the folder is read once.
+    codes = {DEFAULT_LANGUAGE} | {p.stem for p in folder.glob("*.po")}
     return tuple(sorted(codes))
 
 

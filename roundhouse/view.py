@@ -62,6 +62,8 @@ _STAGE_OF_PHASE = {
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
+    """One seat as the screens show it: who sits there, their hand's size, marker and score."""
+
     seat: int
     name: str
     language: str
@@ -87,6 +89,8 @@ class Branch:
 
 @dataclass(frozen=True, slots=True)
 class TrainView:
+    """One train: its owner (None: the Mexican train), its tiles and whether it is open."""
+
     id: str  # the owner's seat as text, or "mexican"
     owner: int | None
     name: str
@@ -97,6 +101,8 @@ class TrainView:
 
 @dataclass(frozen=True, slots=True)
 class PendingDouble:
+    """A double laid that must still be satisfied, and in which order."""
+
     train: str
     tile: str
     order: int  # from 1: the order they must be satisfied in
@@ -112,6 +118,8 @@ class Notice:
 
 @dataclass(frozen=True, slots=True)
 class ReaderView:
+    """One pad's reader: online or not, and why not."""
+
     pad: str
     online: bool
     reason: str | None
@@ -119,6 +127,8 @@ class ReaderView:
 
 @dataclass(frozen=True, slots=True)
 class LastPlay:
+    """The last tile played: by whom, on which train, as it lies."""
+
     seat: int
     train: str
     tile: str  # as it lies on its train

@@ -59,3 +59,15 @@ def test_display_help_names_the_league_wall_and_its_options(capsys):
     for option in ("--broker HOST:PORT", "--username", "--password-file", "--cafile",
                    "--qr URL", "--frames DIR"):
         assert option in league
+
+
+def test_every_command_tells_its_options(capsys):
+    # Each command's module is imported only when that command runs: each must still
+    # be found and build its options.
+    import pytest
+
+    for name in COMMANDS:
+        with pytest.raises(SystemExit) as done:
+            main([name, "--help"])
+        assert done.value.code == 0, name
+        assert capsys.readouterr().out.startswith(f"usage: roundhouse {name} "), name

@@ -9,14 +9,13 @@ keyboard readers (USB desktop readers typing a number, read through evdev) and E
 from __future__ import annotations
 
 from hardware import HardwareError
-from hardware.rfid.em18 import Em18
-from hardware.rfid.keyboard import Keyboard, KeyboardPort
-from hardware.rfid.lines import LINE_UID_SIZES, Lines
-from hardware.rfid.pn532 import Pn532
+from hardware.rfid.lines import LINE_UID_SIZES
 from hardware.rfid.protocol import Driver
-from hardware.rfid.rdm6300 import Rdm6300
 from hardware.rfid.reader import Reader
 from hardware.sink import EventQueue
+
+# Each protocol's driver is imported when a reader of it is opened: a table of RDM6300
+# pads starts without loading the PN532's frames or the keyboard readers' evdev code.
 
 PROTOCOLS = ("rdm6300", "pn532", "lines", "keyboard", "em18")
 # The protocols whose readers can read two tags lying on one pad (a train marker and a
@@ -32,14 +31,24 @@ class UnknownProtocol(HardwareError):
 def make_driver(protocol: str, removal_s: float,
                 uid_bytes: tuple[int, ...] | None = None) -> Driver:
     if protocol == "rdm6300":
+        from hardware.rfid.rdm6300 import Rdm6300
+
         return Rdm6300()
     if protocol == "lines":
+        from hardware.rfid.lines import Lines
+
         return Lines() if uid_bytes is None else Lines(uid_bytes)
     if protocol == "keyboard":
+        from hardware.rfid.keyboard import Keyboard
+
         return Keyboard()
     if protocol == "em18":
+        from hardware.rfid.em18 import Em18
+
         return Em18()
     if protocol == "pn532":
+        from hardware.rfid.pn532 import Pn532
+
         # Poll a few times within the removal time so one missed read removes nothing.
         return Pn532(poll_interval=min(0.05, removal_s / 4))
     raise UnknownProtocol(
@@ -61,6 +70,8 @@ def open_reader(pad: str, url: str, protocol: str, queue: EventQueue, *,
     removal_s = removal_ms / 1000
     driver = make_driver(protocol, removal_s, uid_bytes)
     if protocol == "keyboard":
+        from hardware.rfid.keyboard import KeyboardPort
+
         reader = Reader(pad, url, driver, queue, removal_s=removal_s,
                         opener=lambda path, _baud, timeout: KeyboardPort(path, timeout))
     else:

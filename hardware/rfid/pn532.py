@@ -128,16 +128,18 @@ def target_data(uids: list[str]) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class Ack:
-    pass
+    """The chip's ACK frame: it took the command."""
 
 
 @dataclass(frozen=True, slots=True)
 class Nack:
-    pass
+    """The chip's NACK frame: send the command again."""
 
 
 @dataclass(frozen=True, slots=True)
 class Info:
+    """A normal information frame: its frame identifier and payload."""
+
     tfi: int
     payload: bytes
 

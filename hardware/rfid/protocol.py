@@ -7,31 +7,43 @@ protocol is tested by feeding it bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from hardware import HardwareError
+from roundhouse.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(Value):
     """A tag read in a valid frame; it counts as placed while it keeps being seen."""
 
+    __match_args__ = ("uid",)
+    __slots__ = __match_args__
     uid: str
 
+    def __init__(self, uid: str) -> None:
+        object.__setattr__(self, "uid", uid)
 
-@dataclass(frozen=True, slots=True)
-class Arrived:
+
+class Arrived(Value):
     """A reader that says itself when a tag comes (`+UID`): placed until it says it left."""
 
+    __match_args__ = ("uid",)
+    __slots__ = __match_args__
     uid: str
 
+    def __init__(self, uid: str) -> None:
+        object.__setattr__(self, "uid", uid)
 
-@dataclass(frozen=True, slots=True)
-class Left:
+
+class Left(Value):
     """A reader that says itself when a tag goes (`-UID`)."""
 
+    __match_args__ = ("uid",)
+    __slots__ = __match_args__
     uid: str
+
+    def __init__(self, uid: str) -> None:
+        object.__setattr__(self, "uid", uid)
 
 
 Reading = Seen | Arrived | Left

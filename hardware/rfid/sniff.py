@@ -8,9 +8,9 @@ wrong protocol only seems silent. These patterns name the layout the bytes have.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from hardware.rfid.rdm6300 import checksum
+from roundhouse.value import Value
 
 # As much of a reader's first bytes as is kept to be looked at.
 KEPT_BYTES = 512
@@ -24,10 +24,17 @@ _LINE = re.compile(rb"^[+-]?[0-9A-Fa-f]{2}(?:[: ]?[0-9A-Fa-f]{2}){3,9}\r?$", re.
 _BARE = re.compile(rb"(?<![0-9A-Fa-f\x02])([0-9A-Fa-f]{12,})(?![\r\n\x03])")
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(Value):
+    """A frame layout recognised in a port's bytes, and the protocol that reads it."""
+
+    __match_args__ = ("protocol", "description")
+    __slots__ = __match_args__
     protocol: str | None  # the protocol that reads it, None if none does
     description: str
+
+    def __init__(self, protocol: str | None, description: str) -> None:
+        object.__setattr__(self, "protocol", protocol)
+        object.__setattr__(self, "description", description)
 
 
 def looks_like(data: bytes) -> Layout | None:

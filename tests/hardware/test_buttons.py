@@ -162,6 +162,34 @@ def test_the_pin_factory_comes_from_its_name_or_the_environment(monkeypatch):
         make_pin_factory("gpio9")
 
 
+def test_another_packages_pin_factory_is_found_by_its_entry_point(monkeypatch):
+    # As gpiozero itself finds it: GPIOZERO_PIN_FACTORY names an installed package's
+    # gpiozero_pin_factories entry point, as written or in lower case.
+    from importlib.metadata import EntryPoint
+
+    installed = [EntryPoint("testpins", "gpiozero.pins.mock:MockFactory",
+                            "gpiozero_pin_factories")]
+    asked = []
+
+    def entry_points(group: str) -> list[EntryPoint]:
+        asked.append(group)
+        return installed
+
+    monkeypatch.setattr("hardware.buttons.entry_points", entry_points)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "TestPins")
+    factory = make_pin_factory(None)
+    assert isinstance(factory, MockFactory)
+    factory.close()
+    assert asked == ["gpiozero_pin_factories"]
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "nopins")
+    with pytest.raises(PinFactoryUnavailable, match="gpiozero_pin_factories entry point"):
+        make_pin_factory(None)
+    # The factories of gpiozero's own are made without reading any package's metadata.
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "MOCK")
+    make_pin_factory(None).close()
+    assert asked == ["gpiozero_pin_factories"] * 2
+
+
 def test_a_missing_gpio_library_says_what_to_install(monkeypatch):
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     monkeypatch.setattr("hardware.buttons.PIN_FACTORIES",

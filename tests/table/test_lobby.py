@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import queue
 import time
@@ -168,7 +167,7 @@ def test_a_card_whose_frames_pause_during_one_dip_is_one_tap(rig_factory, tmp_pa
     assert got == [TagPlaced("mexican", UID), TagRemoved("mexican", UID),
                    TagPlaced("mexican", UID), TagRemoved("mexican", UID)]
     for event in got:  # the card is the new-game card
-        rig.send(dataclasses.replace(event, uid="Cnew_game"))
+        rig.send(type(event)(event.pad, "Cnew_game", event.at))
     view = rig.view
     assert view["phase"] != "lobby" and "again" in view["rejection"]["text"]
 
