@@ -9,6 +9,7 @@ say it in their reader's language instead (a Persian panel reads "جایگاه �
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from roundhouse.message import Message
 from roundhouse.messages import SEAT_NUMBERED, message
@@ -19,7 +20,12 @@ from roundhouse.view import View
 def seat_name(view: View, seat: int, lang: str) -> str:
     """The name of `seat` as its reader in `lang` sees it, without bidi controls or control
     characters (a name from the configuration may hold any text)."""
-    name = clean(str(view.seats[seat].name)).strip()
+    return _named(str(view.seats[seat].name), seat, lang)
+
+
+@lru_cache(maxsize=512)  # a screen's few seats in its few languages, asked for each text
+def _named(given: str, seat: int, lang: str) -> str:
+    name = clean(given).strip()
     if name and name != f"Seat {seat + 1}":
         return name
     said = render(message(SEAT_NUMBERED, number=seat + 1), lang)
@@ -28,7 +34,12 @@ def seat_name(view: View, seat: int, lang: str) -> str:
 
 def names(view: View, lang: str) -> list[str]:
     """The seats' names as a sentence in `lang` says them."""
-    return [seat_name(view, i, lang) for i in range(len(view.seats))]
+    return list(_names(tuple(str(s.name) for s in view.seats), lang))
+
+
+@lru_cache(maxsize=64)
+def _names(given: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    return tuple(_named(name, i, lang) for i, name in enumerate(given))
 
 
 def say(said: Message | None, lang: str, seat_names: Sequence[str] = ()) -> str:

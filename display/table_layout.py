@@ -305,6 +305,11 @@ def _max_short(width: int, height: int) -> int:
 
 
 # A new view usually changes one train: the others are laid from these caches.
+@lru_cache(maxsize=64)
+def _node(train: TrainView) -> Node:
+    return Node.from_view(train)
+
+
 @lru_cache(maxsize=256)
 def _fit_lane(frame: LaneFrame, node: Node, lead: tuple[Item, ...], low: int, high: int) -> int:
     """The largest tile short side in [low, high] at which the train fits, or 0."""
@@ -706,7 +711,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     leads: dict[int | str, bool] = {}
     for s in strips:
         train = trains.get(str(s.key))
-        nodes[s.key] = Node.from_view(train) if train else Node((), ())
+        nodes[s.key] = _node(train) if train else Node((), ())
         started = bool(train and (train.tiles or s.key != MEXICAN))
         leads[s.key] = bool(train and train.open and started)
 

@@ -359,9 +359,17 @@ def _turned_line(
 
 def draw(surface: pygame.Surface, item: Text) -> None:
     """Draw `item` centred in its box, turned to face its reader."""
+    for img, at in placed_lines(item):
+        surface.blit(img, at)
+
+
+def placed_lines(item: Text) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+    """Each drawn line of `item` and where its top left corner goes on the screen (what
+    `draw` blits; the table screen also reads from it which pixels a text covers)."""
     width, height = item.reading_box()
     lh = line_height(item.size)
     top = (height - lh * len(item.lines)) // 2
+    placed = []
     for i, line in enumerate(item.lines):
         img, above = _turned_line(line, item.size, item.colour, item.angle, item.rtl)
         line_w, img_h = img.get_size()
@@ -375,4 +383,5 @@ def draw(surface: pygame.Surface, item: Text) -> None:
             x = (width - line_w) // 2
         y = top + i * lh - above
         sx, sy, _, _ = to_screen(item.box, item.angle, (x, y, line_w, img_h))
-        surface.blit(img, (sx, sy))
+        placed.append((img, (sx, sy)))
+    return placed
