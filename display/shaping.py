@@ -346,7 +346,7 @@ def unshown(text: str) -> str:
 # How many opened fonts a screen keeps: a frame uses a few dozen (sizes by scripts and
 # directions); 512 of them held 280 MiB and 500 open files after every sample view in six
 # languages. Evicted fonts are closed, so memory and files stay bounded.
-FONT_CACHE = 32
+FONT_CACHE = 64
 
 
 @cache

@@ -115,19 +115,26 @@ _CLAUSE_ENDS = (":", ";", "؛", ".", "!", "?", "؟")
 
 
 def _greedy(words: list[str], size: int, width: int, rtl: bool) -> list[str] | None:
+    """Each line as many of the words as fit (a line grows wider with every word, so
+    the most that fit are found by halving, not by measuring each one more)."""
     lines: list[str] = []
-    current = ""
-    for word in words:
-        trial = f"{current} {word}" if current else word
-        if text_width(trial, size, rtl) <= width:
-            current = trial
-            continue
-        if not current or text_width(word, size, rtl) > width:
+    start, count = 0, len(words)
+    while start < count:
+        if text_width(" ".join(words[start:]), size, rtl) <= width:
+            lines.append(" ".join(words[start:]))
+            break
+        if text_width(words[start], size, rtl) > width:
             return None
-        lines.append(current)
-        current = word
-    lines.append(current)
-    return lines
+        fit, over = start + 1, count  # words[start:fit] fit, words[start:over] do not
+        while over - fit > 1:
+            mid = (fit + over) // 2
+            if text_width(" ".join(words[start:mid]), size, rtl) <= width:
+                fit = mid
+            else:
+                over = mid
+        lines.append(" ".join(words[start:fit]))
+        start = fit
+    return lines or [""]
 
 
 def _wrap(
