@@ -112,8 +112,9 @@ def players(service: Any, rng: random.Random, shown: Screen, pace: float) -> Any
 
 def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
             folder: Path, core: int | None = None) -> tuple[list[float], list[float], int, int]:
-    from firmware_py.daemon import Service
     from service_latency import table_config
+
+    from firmware_py.daemon import Service
 
     config = table_config(seats, {"preset": "tournament", "rounds": rounds}, folder)
     service = Service(config, attach_hardware=False)

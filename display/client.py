@@ -5,10 +5,18 @@
     roundhouse display --view table --from VIEW.json --screenshot OUT.png [--size WxH]
     roundhouse display --view wall --frames DIR
 
-The loop redraws only when a view with new content arrives, plus the few frames of the
-newest tile's pulse; otherwise it sleeps in `select` until the socket has news (waking
-a few times a second to answer the window system). While the service is away it shows
-"Waiting for the table" and reconnects with backoff.
+The loop draws a view the moment it arrives. The feed hands over the newest of the
+views already received, so the only views skipped are those that queued up while the
+last one was being drawn. A view that shows nothing new (the same table under a new
+`seq`) is not drawn. The table screen repaints only what changed (`table_screen.Painter`)
+and a window gets only those rectangles (`pygame.display.update`); a folder of frames
+gets whole pictures. For 1.6 s after a view arrives, the newest tile's glow pulses at a
+steady `--fps` beat, each frame repainting the cells around that tile; a last frame
+leaves the glow at rest. The rest of the time the loop sleeps in `select` until the
+socket has news, waking a few times a second to answer the window system. While the
+service is away the screen shows "Waiting for the table" and reconnects with backoff.
+Anything drawn over the view (the waiting screen, dimming, blanking) makes the next view
+be painted whole.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ out as a whole picture would, pixel for pixel.
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -115,7 +116,7 @@ def _segments(points: Sequence[tuple[int, int]], width: int) -> tuple[Rect, ...]
     """The rectangles a line `width` pixels wide through `points` may touch."""
     pad = width // 2 + 2
     marks = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         left, top = min(x0, x1) - pad, min(y0, y1) - pad
         marks.append((left, top, abs(x1 - x0) + 2 * pad + 1, abs(y1 - y0) + 2 * pad + 1))
     return tuple(marks)
@@ -169,8 +170,9 @@ def strokes(lay: TableLayout, now: float = 0.0) -> list[Stroke]:
                     (tile.rect,)))
     for tile in lay.tiles:
         if tile.pending is not None:
-            box = tuple(_inflate(tile.rect, 1))
-            out.append((("outline", box, theme.WARNING, max(2, ring // 2), ring), (box,)))
+            x, y, w, h = _inflate(tile.rect, 1)
+            out.append((("outline", (x, y, w, h), theme.WARNING, max(2, ring // 2), ring),
+                        ((x, y, w, h),)))
     for marker in lay.markers:
         out.append((("marker", marker.rect, marker.colour, marker.train == "mexican"),
                     (marker.rect,)))
@@ -344,7 +346,7 @@ class Painter:
             else:
                 changed += marks
         kept_now = []
-        for key, (order, marks) in shown.items():
+        for key, (_, marks) in shown.items():
             if key in before:
                 kept_now.append(before[key][0])
             else:
@@ -373,7 +375,8 @@ class Painter:
             surface.set_clip(clip)
         return dirty
 
-    def _whole(self, surface: pygame.Surface, drawn: list[Stroke]) -> None:
+    def _whole(self, surface: pygame.Surface, drawn: list[Stroke]) -> list[pygame.Rect] | None:
+        """Paint every stroke (None: the whole surface was painted)."""
         for what, _ in drawn:
             _paint(surface, what)
         return None
