@@ -11,9 +11,12 @@ readers), players acting through its inputs as in benchmarks/service_latency.py.
 table screen runs as a process of its own, `display.client.Follower` in a window of SDL's
 dummy driver (it draws into memory as a window would), following the service's socket.
 Every hardware event carries the monotonic time it was made (`Event.at`, the same clock
-in every process); the clock stops when `pygame.display.update` (or `flip`) has returned
-for the first frame that shows the view the event led to. After each input the players
-wait until the screen shows its view, then think for `--pace` seconds, as people do.
+in every process). A sample starts at a player's touch (a tag laid on a pad, a button
+pressed or held) and stops when `pygame.display.update` (or `flip`) has returned for the
+first frame that shows the view the touch led to. Views that follow a lift or a release
+are not counted: they come after the table's own wait before it lets a tag go. After
+each input the players wait until the screen shows its view, then think for `--pace`
+seconds, as people do.
 """
 
 from __future__ import annotations
@@ -115,6 +118,7 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
     from service_latency import table_config
 
     from firmware_py.daemon import Service
+    from hardware.events import ButtonHeld, ButtonPressed, TagPlaced
 
     config = table_config(seats, {"preset": "tournament", "rounds": rounds}, folder)
     service = Service(config, attach_hardware=False)
@@ -125,7 +129,10 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
     handle, publish = service.table.handle, service.publisher.publish
 
     def timed_handle(event: Any) -> bool:
-        if event.at <= time.monotonic():  # a lift is stamped a moment ahead
+        # The moment a player acts: a tile or card touching a pad, a button going down.
+        # A view that follows a lift or a release comes after the table's own wait (a
+        # tag is let go once it has been away for a while), not in answer to a touch.
+        if isinstance(event, (TagPlaced, ButtonPressed, ButtonHeld)):
             waiting.append(event.at)
         return handle(event)
 
