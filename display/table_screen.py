@@ -122,6 +122,7 @@ def _segments(points: Sequence[tuple[int, int]], width: int) -> tuple[Rect, ...]
     return tuple(marks)
 
 
+@lru_cache(maxsize=512)  # a frame's texts, most of them the last frame's
 def _text_marks(item: text.Text) -> tuple[Rect, ...]:
     return tuple((x, y, img.get_width(), img.get_height())
                  for img, (x, y) in text.placed_lines(item))
