@@ -270,7 +270,11 @@ class Follower:
 
     def _pulse(self, due: float, now: float) -> None:
         """The next frame of the newest tile's pulse (only its glow is repainted); the
-        last one, once the pulse is over, leaves the glow at rest."""
+        last one, once the pulse is over, leaves the glow at rest. A dimmed or blank
+        screen does not pulse."""
+        if self.looks != sleep.AWAKE:
+            self.next_frame = None
+            return
         age = min(now - self.received_at, table_screen.NEWEST_PULSE)
         rects = self._draw_view(age)
         self.pulse_frames += 1

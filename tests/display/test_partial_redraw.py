@@ -285,3 +285,20 @@ def test_a_view_after_the_waiting_screen_is_drawn_whole(tmp_path):
     follower.step()
     shot = pygame.image.load(str(tmp_path / f"table-{views[1].seq:06d}.png"))
     assert pixels(shot) == from_scratch(views[1], (1280, 720))
+
+
+def test_a_screen_dimmed_during_the_pulse_stays_dim(no_sleeping):
+    clock = Clock()
+    over = _GAMES[8][-1]  # the game is over; its last tile is the newest
+    assert over.phase == "game_over" and over.last_play is not None
+    feed = QueueFeed(clock, [over])
+    sink = Shown(clock)
+    follower = Follower(feed, sink, "table", sleep_settings=SleepSettings(
+        dim_after_s=0.5, blank_after_s=0, dim_to=0.25), clock=clock)
+    for _ in range(100):
+        follower.step()
+    names = [name for name, *_ in sink.shown]
+    assert "dim" in names
+    assert "pulse" not in names[names.index("dim"):], "no frame undoes the dimming"
+    assert follower.next_frame is None
+    assert sink.shown[-1][3] == sink.shown[names.index("dim")][3]
