@@ -148,6 +148,8 @@ def _wrap(
     lines = _greedy(words, size, width, rtl)
     if lines is None or len(lines) > max_lines:
         return None
+    if len(lines) == 1:
+        return tuple(lines)  # one line: no break to move
     for k in range(len(words) - 2, -1, -1):
         if not words[k].endswith(_CLAUSE_ENDS):
             continue
