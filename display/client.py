@@ -204,6 +204,7 @@ class Follower:
         self.frame_time = 1.0 / max(1, fps)
         self.animate = animate and view == "table"
         self.view: View | None = None
+        self._shown: tuple[View | None, View | None] = (None, None)  # in the screen's language
         self.received_at = 0.0
         self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
         self.pulse_frames = 0  # frames of the newest tile's pulse
@@ -218,7 +219,11 @@ class Follower:
         """Draw the view as it looks `age` seconds after it arrived; the rectangles
         repainted, None for the whole surface."""
         assert self.view is not None
-        shown = in_language(self.view, self.screen, self.lang)
+        seen, shown = self._shown
+        if seen is not self.view or shown is None:
+            # Once per view: a pulse's frames are then laid out from the same one.
+            shown = in_language(self.view, self.screen, self.lang)
+            self._shown = (self.view, shown)
         if self.painter is not None:
             return self.painter.draw(self.sink.surface, shown, now=age)
         self.render(self.sink.surface, shown, now=age)

@@ -302,3 +302,19 @@ def test_a_screen_dimmed_during_the_pulse_stays_dim(no_sleeping):
     assert "pulse" not in names[names.index("dim"):], "no frame undoes the dimming"
     assert follower.next_frame is None
     assert sink.shown[-1][3] == sink.shown[names.index("dim")][3]
+
+
+def test_a_screen_in_a_language_of_its_own_lays_out_a_pulse_once(monkeypatch, no_sleeping):
+    laid = []
+    original = table_screen.layout
+    monkeypatch.setattr(table_screen, "layout",
+                        lambda view, size: laid.append(view.seq) or original(view, size))
+    clock = Clock()
+    view = next(v for v in _GAMES[14][60:] if v.last_play is not None and v.phase == "play")
+    sink = Shown(clock)
+    follower = Follower(QueueFeed(clock, [view]), sink, "table", lang="fa", clock=clock)
+    for _ in range(80):
+        follower.step()
+    pulses = [shot for name, _, _, shot in sink.shown if name == "pulse"]
+    assert len(pulses) > 40 and laid == [view.seq]
+    assert pulses[-1] == from_scratch(in_language(view, "table", "fa"), (1280, 720))
