@@ -28,6 +28,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -106,10 +107,8 @@ def new_views(size: tuple[int, int]) -> None:
         cpu: dict[str, list[float]] = {"parts": [], "whole": [], "wall": []}
         # The first view is painted whole.
         parts = timed(views, partly, cpu["parts"])[1:]
-        whole = timed(views, lambda view, s=surface: table_screen.render(s, view),
-                      cpu["whole"])[1:]
-        wall = timed(views, lambda view, s=surface: wall_screen.render(s, view),
-                     cpu["wall"])[1:]
+        whole = timed(views, partial(table_screen.render, surface), cpu["whole"])[1:]
+        wall = timed(views, partial(wall_screen.render, surface), cpu["wall"])[1:]
         # On a shared machine the wall clock also counts time spent waiting for a core.
         print(f"  {seats:2} seats, {len(views)} views, "
               f"{statistics.mean(shares[1:]) * 100:.0f}% of the screen repainted on average:")
@@ -196,15 +195,15 @@ def busy(size: tuple[int, int]) -> None:
     # sequence number, the turn moving on and one more tile on one of the trains.
     views = []
     for i in range(RUNS):
-        view = copy.deepcopy({"seq": 1, **raw})
-        view["seq"] += i + 1
-        view["turn"] = i % len(view["seats"])
-        train = view["trains"][i % len(view["trains"])]
+        played = copy.deepcopy({"seq": 1, **raw})
+        played["seq"] += i + 1
+        played["turn"] = i % len(played["seats"])
+        train = played["trains"][i % len(played["trains"])]
         end = train["tiles"][-1].split("-")[1]
         train["tiles"].append(f"{end}-{(int(end) + i) % 19}")
-        view["last_play"] = {"seat": view["turn"], "train": train["id"],
-                             "tile": train["tiles"][-1]}
-        views.append(parse_view(json.dumps(view), "benchmark"))
+        played["last_play"] = {"seat": played["turn"], "train": train["id"],
+                               "tile": train["tiles"][-1]}
+        views.append(parse_view(json.dumps(played), "benchmark"))
     samples, cpu = [], []
     for view in views:
         start, start_cpu = time.perf_counter(), time.process_time()

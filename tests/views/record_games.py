@@ -62,7 +62,7 @@ def main() -> None:
     for seats, rules, hand_mode in GAMES:
         lines = record(seats, rules, hand_mode)
         path = HERE / f"{rules}_{seats}.jsonl.gz"
-        # No time in the gzip header: the same game writes the same file.
+        # No time in the gzip header: a file changes only when its views do.
         with gzip.GzipFile(path, "wb", mtime=0) as out:
             out.write(("\n".join(lines) + "\n").encode("utf-8"))
         print(f"{path.name}: {len(lines)} views, {path.stat().st_size // 1024} KiB")
