@@ -1,20 +1,34 @@
-"""How long the table screen takes to redraw a busy table, and what an unchanged view
-costs the display loop.
+"""How long the screens take to draw a new view, the table screen in parts and whole, how
+steadily the newest tile pulses, and what an unchanged view costs the display loop.
 
-    python benchmarks/display_redraw.py
+    python benchmarks/display_redraw.py [--size 1920x1080]
+    python benchmarks/pi_budget.py --profile pi4 --run python benchmarks/display_redraw.py
 
-Prints figures; it asserts nothing. The goals: a full redraw of the busy 8-seat view
-(eight trains of fifteen tiles, the Mexican train, two pending doubles) at 1920x1080
-under 12 ms on a CI-class machine, and no redraw at all for a view that did not change.
+Prints figures; it asserts nothing. Goals on a Pi 4: a new view of a 14-seat table drawn
+in 16 ms at p90 (by repainting what changed), the pulse at 30 frames a second, steady; on
+a CI-class machine a full redraw of the busy 8-seat view under 12 ms, and no redraw at all
+for a view that did not change.
+
+The new views are those of whole simulated games (tests/views/games: 2, 8 and 14 seats,
+one round), drawn in order as a screen following the game draws them: by the display
+loop's `Painter` (only what changed), then again from scratch (`table_screen.render`),
+each pass starting with the screens' caches empty, so every view brings the words and
+tiles a live game brings. The pulse runs `display.client.Follower` in a window of SDL's
+dummy driver, the clock stopping when `pygame.display.update` returns.
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
+import gzip
+import itertools
 import json
 import os
 import statistics
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -22,10 +36,11 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame
 
-from display import table_screen, wall_screen
-from roundhouse.view import parse_view
+from display import names, shaping, table_layout, table_screen, text, tiles, wall_screen
+from display.client import Follower, WindowSink
+from roundhouse.view import View, parse_view
 
-VIEW = Path(__file__).resolve().parents[1] / "tests" / "views" / "busy_8.json"
+VIEWS = Path(__file__).resolve().parents[1] / "tests" / "views"
 RUNS = 60
 
 
@@ -34,40 +49,167 @@ def _ms(samples: list[float]) -> str:
             f"{min(samples) * 1000:.2f} ms, worst {max(samples) * 1000:.2f} ms")
 
 
-def main() -> None:
-    raw = json.loads(VIEW.read_text(encoding="utf-8"))
-    base = parse_view(json.dumps({"seq": 1, **raw}), "benchmark")
-    surface = pygame.Surface((1920, 1080))
+def _p(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
+
+def _pcts(samples: list[float]) -> str:
+    return (f"p50 {_p(samples, 0.5) * 1000:.1f} ms, p90 {_p(samples, 0.9) * 1000:.1f} ms, "
+            f"p99 {_p(samples, 0.99) * 1000:.1f} ms")
+
+
+def game(seats: int) -> list[View]:
+    with gzip.open(VIEWS / "games" / f"classic_{seats}.jsonl.gz", "rt",
+                   encoding="utf-8") as lines:
+        return [parse_view(line, "recorded game") for line in lines if line.strip()]
+
+
+def cold() -> None:
+    """Empty the screens' caches, as in a screen that has drawn none of these views."""
+    for cached in (text.fit, text.text_width, text._line, text._turned_line,
+                   shaping.runs, shaping.display_order, shaping.font, table_layout._fit_lane,
+                   table_layout._lay_with_elision, table_layout._node, table_screen._halo,
+                   table_screen._background, tiles.face, tiles.marker, names._named,
+                   names._names):
+        cached.cache_clear()
+
+
+def timed(views: list[View], draw: Callable[[View], object],
+          cpu: list[float] | None = None) -> list[float]:
+    """The time each view took, from empty caches; its processor time into `cpu`."""
+    cold()
+    samples = []
+    for view in views:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        draw(view)
+        samples.append(time.perf_counter() - start)
+        if cpu is not None:
+            cpu.append(time.process_time() - start_cpu)
+    return samples
+
+
+def new_views(size: tuple[int, int]) -> None:
+    print(f"new views of whole games at {size[0]}x{size[1]} (play, round over, lobby), "
+          "drawn in order:")
+    for seats in (2, 8, 14):
+        views = game(seats)
+        surface = pygame.Surface(size)
+        painter = table_screen.Painter()
+        shares: list[float] = []
+
+        def partly(view: View, painter: table_screen.Painter = painter,
+                   surface: pygame.Surface = surface, shares: list[float] = shares) -> None:
+            rects = painter.draw(surface, view)
+            shares.append(1.0 if rects is None else
+                          sum(r.w * r.h for r in rects) / (size[0] * size[1]))
+
+        cpu: dict[str, list[float]] = {"parts": [], "whole": [], "wall": []}
+        # The first view is painted whole.
+        parts = timed(views, partly, cpu["parts"])[1:]
+        whole = timed(views, partial(table_screen.render, surface), cpu["whole"])[1:]
+        wall = timed(views, partial(wall_screen.render, surface), cpu["wall"])[1:]
+        # On a shared machine the wall clock also counts time spent waiting for a core.
+        print(f"  {seats:2} seats, {len(views)} views, "
+              f"{statistics.mean(shares[1:]) * 100:.0f}% of the screen repainted on average:")
+        for what, key, samples in (("table in parts", "parts", parts),
+                                   ("table whole", "whole", whole),
+                                   ("wall (whole)", "wall", wall)):
+            print(f"    {what:15} {_pcts(samples)}; processor time "
+                  f"{_pcts(cpu[key][1:])}")
+
+
+class OneView:
+    """A feed that hands over one view, then has nothing new."""
+
+    def __init__(self, view: View) -> None:
+        self.views = [view]
+        self.path = "benchmark"
+        self.connected = True
+
+    def poll(self, timeout: float) -> View | None:
+        if self.views:
+            return self.views.pop(0)
+        time.sleep(timeout)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def pulse(size: tuple[int, int]) -> None:
+    print(f"the newest tile's pulse in a window ({size[0]}x{size[1]}, capped at 30 frames "
+          "a second):")
+    sink = WindowSink(size, False, 0)
+    for seats in (2, 8, 14):
+        view = next(v for v in reversed(game(seats)) if v.phase == "play" and v.last_play)
+        follower = Follower(OneView(view), sink, "table", fps=30)  # type: ignore[arg-type]
+        frames: list[float] = []
+        painting: list[float] = []
+        show = sink.show
+
+        def timed_show(name: str, rects: object = None, frames: list[float] = frames,
+                       show: Callable[..., None] = show) -> None:
+            show(name, rects)
+            if name == "pulse":
+                frames.append(time.perf_counter())
+
+        sink.show = timed_show  # type: ignore[method-assign]
+        draw = follower._draw_view
+
+        def timed_draw(age: float, painting: list[float] = painting,
+                       draw: Callable[[float], object] = draw) -> object:
+            start = time.perf_counter()
+            rects = draw(age)
+            painting.append(time.perf_counter() - start)
+            return rects
+
+        follower._draw_view = timed_draw  # type: ignore[assignment, method-assign]
+        while follower.next_frame is not None or not frames:
+            follower.step()
+        sink.show = show  # type: ignore[method-assign]
+        gaps = [b - a for a, b in itertools.pairwise(frames)]
+        fps = (len(frames) - 1) / (frames[-1] - frames[0])
+        # What the same frames cost drawn whole, as before.
+        whole = []
+        surface = pygame.Surface(size)
+        for k in range(len(frames)):
+            start = time.perf_counter()
+            table_screen.render(surface, view, now=k / 30)
+            whole.append(time.perf_counter() - start)
+        print(f"  {seats:2} seats: {fps:.1f} frames/s over {len(frames)} frames, between frames "
+              f"p90 {_p(gaps, 0.9) * 1000:.1f} ms, worst {max(gaps) * 1000:.1f} ms; a frame "
+              f"painted in {_pcts(painting[1:])} (whole: {_pcts(whole)})")
+    pygame.display.quit()
+
+
+def busy(size: tuple[int, int]) -> None:
+    raw = json.loads((VIEWS / "busy_8.json").read_text(encoding="utf-8"))
+    base = parse_view(json.dumps({"seq": 1, **raw}), "benchmark")
+    surface = pygame.Surface(size)
+    cold()
     start = time.perf_counter()
     table_screen.render(surface, base)
     first = time.perf_counter() - start
-
     # Each redraw gets a view that really changed, as after every accepted play: a new
     # sequence number, the turn moving on and one more tile on one of the trains.
     views = []
     for i in range(RUNS):
-        view = copy.deepcopy({"seq": 1, **raw})
-        view["seq"] += i + 1
-        view["turn"] = i % len(view["seats"])
-        train = view["trains"][i % len(view["trains"])]
+        played = copy.deepcopy({"seq": 1, **raw})
+        played["seq"] += i + 1
+        played["turn"] = i % len(played["seats"])
+        train = played["trains"][i % len(played["trains"])]
         end = train["tiles"][-1].split("-")[1]
         train["tiles"].append(f"{end}-{(int(end) + i) % 19}")
-        view["last_play"] = {"seat": view["turn"], "train": train["id"],
-                             "tile": train["tiles"][-1]}
-        views.append(parse_view(json.dumps(view), "benchmark"))
+        played["last_play"] = {"seat": played["turn"], "train": train["id"],
+                               "tile": train["tiles"][-1]}
+        views.append(parse_view(json.dumps(played), "benchmark"))
     samples, cpu = [], []
     for view in views:
         start, start_cpu = time.perf_counter(), time.process_time()
         table_screen.render(surface, view)
         samples.append(time.perf_counter() - start)
         cpu.append(time.process_time() - start_cpu)
-    wall = []
-    for view in views:
-        start = time.perf_counter()
-        wall_screen.render(surface, view)
-        wall.append(time.perf_counter() - start)
-
     # An unchanged view: what the loop does when the service sends the same view
     # again (parse the line, compare, no drawing).
     line = base.to_line()
@@ -78,17 +220,27 @@ def main() -> None:
         redraw = news != base
         unchanged.append(time.perf_counter() - start)
         assert not redraw
-
-    load = os.getloadavg()[0]
-    print(f"machine: {os.cpu_count()} cores, load average {load:.1f} while measuring")
-    print("busy 8-seat table view at 1920x1080 (8 trains x 15 tiles, Mexican train, "
-          "2 pending doubles)")
+    print(f"busy 8-seat table view at {size[0]}x{size[1]} (8 trains x 15 tiles, Mexican "
+          "train, 2 pending doubles)")
     print(f"  first draw (fonts and tile faces not yet cached): {first * 1000:.1f} ms")
     print(f"  full redraw of a changed view: {_ms(samples)}")
     # On a shared machine the wall clock also counts time spent waiting for a core.
     print(f"  the same, processor time only: {_ms(cpu)}")
-    print(f"  wall screen redraw: {_ms(wall)}")
     print(f"  unchanged view: no redraw; receiving and comparing it: {_ms(unchanged)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="1920x1080")
+    args = parser.parse_args()
+    width, height = (int(n) for n in args.size.lower().split("x"))
+    size = (width, height)
+    pygame.font.init()
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
+    new_views(size)
+    pulse(size)
+    busy(size)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

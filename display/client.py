@@ -5,10 +5,18 @@
     roundhouse display --view table --from VIEW.json --screenshot OUT.png [--size WxH]
     roundhouse display --view wall --frames DIR
 
-The loop redraws only when a view with new content arrives, plus the few frames of the
-newest tile's pulse; otherwise it sleeps in `select` until the socket has news (waking
-a few times a second to answer the window system). While the service is away it shows
-"Waiting for the table" and reconnects with backoff.
+The loop draws a view the moment it arrives. The feed hands over the newest of the
+views already received, so the only views skipped are those that queued up while the
+last one was being drawn. A view that shows nothing new (the same table under a new
+`seq`) is not drawn. The table screen repaints only what changed (`table_screen.Painter`)
+and a window gets only those rectangles (`pygame.display.update`); a folder of frames
+gets whole pictures. For 1.6 s after a view arrives, the newest tile's glow pulses at a
+steady `--fps` beat, each frame repainting the cells around that tile; a last frame
+leaves the glow at rest. The rest of the time the loop sleeps in `select` until the
+socket has news, waking a few times a second to answer the window system. While the
+service is away the screen shows "Waiting for the table" and reconnects with backoff.
+Anything drawn over the view (the waiting screen, dimming, blanking) makes the next view
+be painted whole.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Protocol
@@ -80,12 +88,18 @@ def parse_size(value: str) -> tuple[int, int]:
     raise UsageError(f"--size {value!r}: give width x height in pixels, e.g. 1920x1080")
 
 
+Rects = Sequence[pygame.Rect]
+
+
 class Sink(Protocol):
     """Where frames go: a window, or PNG files."""
 
     surface: pygame.Surface
 
-    def show(self, name: str) -> None: ...
+    def show(self, name: str, rects: Rects | None = None) -> None:
+        """Put the surface on the screen: only `rects` of it where given (the parts
+        that were repainted), else the whole of it."""
+        ...
 
     def events(self) -> bool:
         """Handle the window system; False when the user asked to quit. Sets `touched`
@@ -112,8 +126,11 @@ class WindowSink:
         pygame.mouse.set_visible(not fullscreen)
         self.touched = False
 
-    def show(self, name: str) -> None:
-        pygame.display.flip()
+    def show(self, name: str, rects: Rects | None = None) -> None:
+        if rects is None:
+            pygame.display.flip()
+        elif rects:
+            pygame.display.update(rects)
 
     def events(self) -> bool:
         for event in pygame.event.get():
@@ -147,7 +164,8 @@ class FrameSink:
         self._written: deque[Path] = deque()
         self.touched = False  # no one touches a folder of pictures
 
-    def show(self, name: str) -> None:
+    def show(self, name: str, rects: Rects | None = None) -> None:
+        # A picture is always written whole, whatever part of it was repainted.
         path = self.folder / f"{self.view}-{name}.png"
         save_png(self.surface, path)
         if self.keep is None:
@@ -184,14 +202,19 @@ class Follower:
         self.qr = (qr, qr_code.matrix(qr)) if qr else None
         self.sink = sink
         self.render = RENDERERS[view]
+        # The table screen repaints only what a view or a frame changed; the wall,
+        # quick to draw whole, is drawn whole.
+        self.painter = table_screen.Painter() if view == "table" else None
         self.screen = view
         self.lang = lang
         self.frame_time = 1.0 / max(1, fps)
         self.animate = animate and view == "table"
         self.view: View | None = None
+        self._shown: tuple[View | None, View | None] = (None, None)  # in the screen's language
         self.received_at = 0.0
         self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
-        self.drawn_at = -1.0
+        self.pulse_frames = 0  # frames of the newest tile's pulse
+        self.next_frame: float | None = None  # when the pulse's next frame is due
         self.waiting_shown = False
         self.sleep_settings = sleep_settings or SleepSettings()
         self.clock = clock
@@ -200,50 +223,83 @@ class Follower:
         # What a blank screen switches off besides drawing black (display.panel).
         self.panel = panel or Switch(BlackOnly())
 
-    def _draw_view(self, now: float) -> None:
+    def _draw_view(self, age: float) -> Rects | None:
+        """Draw the view as it looks `age` seconds after it arrived; the rectangles
+        repainted, None for the whole surface."""
         assert self.view is not None
-        shown = in_language(self.view, self.screen, self.lang)
-        self.render(self.sink.surface, shown, now=now)
+        seen, shown = self._shown
+        if seen is not self.view or shown is None:
+            # Once per view: a pulse's frames are then laid out from the same one.
+            shown = in_language(self.view, self.screen, self.lang)
+            self._shown = (self.view, shown)
+        if self.painter is not None:
+            return self.painter.draw(self.sink.surface, shown, now=age)
+        self.render(self.sink.surface, shown, now=age)
         if self.qr is not None and qr_code.shown(shown.phase):
             qr_code.draw(self.sink.surface, self.qr[0], shown.wall_language, self.qr[1])
+        return None
+
+    def _drawn_over(self) -> None:
+        """Something other than the view was drawn (waiting, dimmed): the next view is
+        painted whole."""
+        if self.painter is not None:
+            self.painter.forget()
 
     def step(self) -> bool:
-        """One turn of the loop; False once the user asked to quit."""
-        pulsing = (
-            self.animate
-            and self.view is not None
-            and self.view.last_play is not None
-            and time.monotonic() - self.received_at < table_screen.NEWEST_PULSE
-        )
-        news = self.feed.poll(self.frame_time if pulsing else IDLE_WAKE)
+        """One turn of the loop; False once the user asked to quit.
+
+        A new view is drawn as soon as it comes: the feed hands over the newest of
+        those already received, so only views that queued up while the last one was
+        drawn are skipped. Between views, the loop waits in the feed until the next
+        frame of the pulse is due, or a few times a second when nothing moves."""
+        now = self.clock()
+        due = self.next_frame
+        wait = IDLE_WAKE if due is None else min(IDLE_WAKE, max(0.0, due - now))
+        news = self.feed.poll(wait)
         if news is not None:
             self.panel.on()  # news from the table wakes the panel before it is drawn
-        now = time.monotonic()
+        now = self.clock()
         if news is not None and changed(news, self.view):
-            early = self.drawn_at + self.frame_time - now
-            if early > 0:
-                # Views coming faster than the frame rate: draw only the newest.
-                time.sleep(early)
-                news = self.feed.poll(0.0) or news
-                now = time.monotonic()
             self.view, self.received_at = news, now
-            self.drawn_at = now
-            self._draw_view(0.0)
+            rects = self._draw_view(0.0)
             self.redraws += 1
             self.waiting_shown = False
-            self.sink.show(f"{news.seq:06d}")
+            self.sink.show(f"{news.seq:06d}", rects)
+            self._start_pulse(news, now)
             memory.release()
         elif not self.feed.connected and not self.waiting_shown:
-            self.view = None
+            self.view, self.next_frame = None, None
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
+            self._drawn_over()
             self.sink.show("waiting")
             self.waiting_shown = True
-        elif pulsing:
-            self._draw_view(now - self.received_at)
-            self.sink.show("pulse")
+        elif due is not None and now >= due:
+            self._pulse(due, now)
         going = self.sink.events()
         self._sleep_or_wake(heard=news is not None)
         return going
+
+    def _start_pulse(self, view: View, now: float) -> None:
+        pulses = self.animate and view.last_play is not None
+        self.next_frame = now + self.frame_time if pulses else None
+
+    def _pulse(self, due: float, now: float) -> None:
+        """The next frame of the newest tile's pulse (only its glow is repainted); the
+        last one, once the pulse is over, leaves the glow at rest. A dimmed or blank
+        screen does not pulse."""
+        if self.looks != sleep.AWAKE:
+            self.next_frame = None
+            return
+        age = min(now - self.received_at, table_screen.NEWEST_PULSE)
+        rects = self._draw_view(age)
+        self.pulse_frames += 1
+        self.sink.show("pulse", rects)
+        if age >= table_screen.NEWEST_PULSE:
+            self.next_frame = None
+            return
+        # Frames keep their beat; one that came late does not make the next ones hurry.
+        following = due + self.frame_time
+        self.next_frame = following if following > now else now + self.frame_time
 
     def _sleep_or_wake(self, heard: bool) -> None:
         """Dim or blank the screen after a while without a game, input or news from the
@@ -263,12 +319,17 @@ class Follower:
         self.looks = looks
         if looks != sleep.BLANK:
             self.panel.on()
+        rects: Rects | None = None
         if self.view is not None:
-            self._draw_view(0.0)
+            rects = self._draw_view(0.0)
         else:
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
-        sleep.darken(self.sink.surface, looks, self.sleep_settings)
-        self.sink.show(looks)
+            self._drawn_over()
+        if looks != sleep.AWAKE:
+            sleep.darken(self.sink.surface, looks, self.sleep_settings)
+            self._drawn_over()
+            rects = None
+        self.sink.show(looks, rects)
         if looks == sleep.BLANK:
             self.panel.off()
 

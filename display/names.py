@@ -8,6 +8,8 @@ say it in their reader's language instead (a Persian panel reads "جایگاه �
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from roundhouse.declension import Name
 from roundhouse.message import Message
 from roundhouse.messages import SEAT_NUMBERED, message
@@ -18,7 +20,12 @@ from roundhouse.view import View
 def seat_name(view: View, seat: int, lang: str) -> str:
     """The name of `seat` as its reader in `lang` sees it, without bidi controls or control
     characters (a name from the configuration may hold any text)."""
-    name = clean(str(view.seats[seat].name)).strip()
+    return _named(str(view.seats[seat].name), seat, lang)
+
+
+@lru_cache(maxsize=512)  # a screen's few seats in its few languages, asked for each text
+def _named(given: str, seat: int, lang: str) -> str:
+    name = clean(given).strip()
     if name and name != f"Seat {seat + 1}":
         return name
     said = render(message(SEAT_NUMBERED, number=seat + 1), lang)
@@ -28,13 +35,18 @@ def seat_name(view: View, seat: int, lang: str) -> str:
 def names(view: View, lang: str) -> list[Name]:
     """The seats' names as a sentence in `lang` says them, with the grammar the
     configuration gives them (a sentence may ask for a name in a case: "του Νίκου")."""
+    return list(_names(tuple(str(s.name) for s in view.seats), view.people(), lang))
+
+
+@lru_cache(maxsize=64)
+def _names(given: tuple[str, ...], people: tuple[Name, ...], lang: str) -> tuple[Name, ...]:
     out = []
-    for i, person in enumerate(view.people()):
-        said = seat_name(view, i, lang)
-        if said != clean(str(view.seats[i].name)).strip():  # "Seat N", or a blank name
+    for i, (name, person) in enumerate(zip(given, people, strict=True)):
+        said = _named(name, i, lang)
+        if said != clean(name).strip():  # "Seat N", or a blank name
             person = Name(said, number=i + 1)
         out.append(Name(said, person.gender, person.forms, person.number))
-    return out
+    return tuple(out)
 
 
 def say(said: Message | None, lang: str, seat_names: Names = ()) -> str:

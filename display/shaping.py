@@ -345,8 +345,11 @@ def unshown(text: str) -> str:
 
 # How many opened fonts a screen keeps: a frame uses a few dozen (sizes by scripts and
 # directions); 512 of them held 280 MiB and 500 open files after every sample view in six
-# languages. Evicted fonts are closed, so memory and files stay bounded.
-FONT_CACHE = 32
+# languages. Evicted fonts are closed, so memory and files stay bounded. A font opened
+# again measures its first words slowly (its glyphs are loaded anew): with 32, fitting a
+# new view's words reopened fonts over and over and took twice as long; 64 hold a table
+# screen at 73 MiB after every sample view (benchmarks/display_memory.py).
+FONT_CACHE = 64
 
 
 @cache

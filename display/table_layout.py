@@ -14,6 +14,7 @@ the geometry directly.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -161,6 +162,7 @@ def ink_goal(seats: int, size: tuple[int, int]) -> int:
     return max(1, round(goal * min(size) / REFERENCE_SHORT))
 
 
+@lru_cache(maxsize=256)
 def text_floor(seats: int, size: tuple[int, int], lang: str | None = "en") -> int:
     """The smallest nominal type of the table screen for a reader of `lang`: the size at
     which that script's letters, and the Latin names and tiles in its sentences, stand
@@ -169,6 +171,7 @@ def text_floor(seats: int, size: tuple[int, int], lang: str | None = "en") -> in
     return max(MIN_TEXT, ink.size_for(goal, lang), ink.size_for(goal, "en"))
 
 
+@lru_cache(maxsize=256)
 def table_floor(seats: int, size: tuple[int, int]) -> int:
     """The smallest type of the table's own words, which no seat needs in order to play
     (the round and the boneyard in the hub, the Mexican train's label, the banner between
@@ -178,6 +181,7 @@ def table_floor(seats: int, size: tuple[int, int]) -> int:
     return max(MIN_TEXT, min(share, text_floor(seats, size)))
 
 
+@lru_cache(maxsize=256)
 def loud_floor(seats: int, size: tuple[int, int], lang: str | None = "en") -> int:
     """The smallest type of a seat's tile count and state (YOUR TURN, ONE TILE!): a
     quarter above the floor of Latin letters, and never under the reader's own floor
@@ -305,6 +309,11 @@ def _max_short(width: int, height: int) -> int:
 
 
 # A new view usually changes one train: the others are laid from these caches.
+@lru_cache(maxsize=64)
+def _node(train: TrainView) -> Node:
+    return Node.from_view(train)
+
+
 @lru_cache(maxsize=256)
 def _fit_lane(frame: LaneFrame, node: Node, lead: tuple[Item, ...], low: int, high: int) -> int:
     """The largest tile short side in [low, high] at which the train fits, or 0."""
@@ -557,6 +566,40 @@ def _panel_texts(
     return out
 
 
+# A new view changes one or two panels: the others' words are those of the last views.
+_PANELS: OrderedDict[tuple[Any, ...], tuple[Text, ...]] = OrderedDict()
+PANEL_CACHE = 64  # a table's panels for the last few views
+
+
+def _kept_panel_texts(
+    view: View, strip: _Strip, state: str, colour: theme.Colour, floor: int, loud_min: int,
+) -> list[Text]:
+    """`_panel_texts`, kept by what a panel's words are made of: its seat, the seat's
+    reader and the names in that reader's language, and what the view says of that seat
+    alone (its alerts, a refusal, whether it is to act, what it must do between
+    rounds)."""
+    seat = None if strip.key == MEXICAN else int(strip.key)
+    lang = _language(view, seat)
+    key: tuple[Any, ...] = (strip, state, colour, floor, loud_min, lang,
+                            tuple(names(view, lang)))
+    if seat is not None:
+        rejection = view.rejection
+        revealed = view.revealed
+        key += (view.seats[seat], view.phase, view.turn == seat,
+                tuple(a for a in view.alerts or () if a.seat == seat),
+                rejection if rejection is not None and rejection.seat == seat else None,
+                None if revealed is None else seat < len(revealed) and revealed[seat] is None)
+    kept = _PANELS.get(key)
+    if kept is None:
+        kept = tuple(_panel_texts(view, strip, state, colour, floor, loud_min))
+        _PANELS[key] = kept
+        if len(_PANELS) > PANEL_CACHE:
+            _PANELS.popitem(last=False)
+    else:
+        _PANELS.move_to_end(key)
+    return list(kept)
+
+
 def _trains_by_id(view: View) -> dict[str, TrainView]:
     return {str(t.id): t for t in view.trains or []}
 
@@ -706,7 +749,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     leads: dict[int | str, bool] = {}
     for s in strips:
         train = trains.get(str(s.key))
-        nodes[s.key] = Node.from_view(train) if train else Node((), ())
+        nodes[s.key] = _node(train) if train else Node((), ())
         started = bool(train and (train.tiles or s.key != MEXICAN))
         leads[s.key] = bool(train and train.open and started)
 
@@ -762,8 +805,8 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         # The Mexican train's label is the table's own word, not a seat's.
         least = (table_floor(len(seats), size) if seat is None
                  else text_floor(len(seats), size, reader))
-        texts += _panel_texts(view, s, state, colour, least,
-                              loud_floor(len(seats), size, reader))
+        texts += _kept_panel_texts(view, s, state, colour, least,
+                                   loud_floor(len(seats), size, reader))
 
     slots = _rail_slots(strips, starts, hub)
     # Before the first deal there is no train to lead to.

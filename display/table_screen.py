@@ -1,15 +1,29 @@
 """The table screen: the hub, every train, the seats and the messages, painted from the
-geometry of `table_layout`. No game logic: the same view gives the same pixels."""
+geometry of `table_layout`. No game logic: the same view gives the same pixels.
+
+A picture is a list of strokes, painted in order: the felt with its lanes, panels and hub,
+then what is lit (the seat to act, loud panels, the hub's notices), the rails, the glows,
+the tiles, markers and badges, and last the words. Each stroke says which rectangles of
+the screen it may touch. `render` paints them all; a `Painter` keeps the strokes of the
+picture on its surface and, for the next view (or the next frame of the newest tile's
+pulse), repaints only where a stroke came or went: inside those rectangles, clipped to
+each, it paints every stroke that reaches there, in the same order, from the felt up. So
+what overlaps (a glow under its tile, a rail under a train, the words on a panel) comes
+out as a whole picture would, pixel for pixel.
+"""
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import pygame
 
 from display import text, theme, tiles
-from display.table_layout import TableLayout, TilePlace, layout
+from display.table_layout import Rect, TableLayout, TilePlace, layout
 from roundhouse.view import View
 
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
@@ -81,93 +95,301 @@ def _background(
     return surface
 
 
-def _draw_board(surface: pygame.Surface, lay: TableLayout) -> None:
-    """The background, then what is lit: the seat whose turn it is, loud panels,
-    the hub's notices."""
+# A stroke: what it paints (its kind, then everything its pixels depend on) and the
+# rectangles of the screen it may touch.
+Stroke = tuple[tuple[Any, ...], tuple[Rect, ...]]
+
+
+def _frame(rect: Rect, outside: int, inside: int) -> tuple[Rect, ...]:
+    """The band from `outside` pixels beyond `rect` to `inside` pixels within it, as
+    four strips (the whole rectangle where the band fills it)."""
+    x, y, w, h = rect
+    ox, oy, ow, oh = x - outside, y - outside, w + 2 * outside, h + 2 * outside
+    band = outside + inside
+    if 2 * inside >= min(w, h):
+        return ((ox, oy, ow, oh),)
+    return ((ox, oy, ow, band), (ox, oy + oh - band, ow, band),
+            (ox, oy + band, band, oh - 2 * band), (ox + ow - band, oy + band, band, oh - 2 * band))
+
+
+def _segments(points: Sequence[tuple[int, int]], width: int) -> tuple[Rect, ...]:
+    """The rectangles a line `width` pixels wide through `points` may touch."""
+    pad = width // 2 + 2
+    marks = []
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        left, top = min(x0, x1) - pad, min(y0, y1) - pad
+        marks.append((left, top, abs(x1 - x0) + 2 * pad + 1, abs(y1 - y0) + 2 * pad + 1))
+    return tuple(marks)
+
+
+@lru_cache(maxsize=512)  # a frame's texts, most of them the last frame's
+def _text_marks(item: text.Text) -> tuple[Rect, ...]:
+    return tuple((x, y, img.get_width(), img.get_height())
+                 for img, (x, y) in text.placed_lines(item))
+
+
+def strokes(lay: TableLayout, now: float = 0.0) -> list[Stroke]:
+    """The strokes of the table screen for `lay`, in the order they are painted; `now`
+    (seconds since the view arrived) only moves the pulse of the newest tile."""
     edge = max(2, lay.tile_short // 5)
-    surface.blit(_background(
-        lay.size,
-        tuple((ln.rect, ln.colour, ln.seat is None) for ln in lay.lanes),
-        tuple((p.rect, p.colour, p.seat is None) for p in lay.panels),
-        lay.hub,
-        edge,
-    ), (0, 0))
+    out: list[Stroke] = [(("felt", lay.size,
+                           tuple((ln.rect, ln.colour, ln.seat is None) for ln in lay.lanes),
+                           tuple((p.rect, p.colour, p.seat is None) for p in lay.panels),
+                           lay.hub, edge), ((0, 0, *lay.size),))]
+    # A lit lane or panel is ringed: the ring and its border reach a little beyond and
+    # within its edge, never into the middle, where the train lies.
+    lit = (2 * edge + 2, 2 * edge + 2)
     turn = {ln.seat for ln in lay.lanes if ln.turn}
     for lane in lay.lanes:
         if lane.turn:
-            rect = pygame.Rect(lane.rect)
-            _ring(surface, rect, edge * 2, edge * 2)
-            pygame.draw.rect(surface, theme.GOLD, rect, width=edge, border_radius=edge * 2)
+            out.append((("lane_lit", lane.rect, edge), _frame(lane.rect, *lit)))
     for panel in lay.panels:
-        rect = pygame.Rect(panel.rect)
         if panel.state in PANEL_FILLS:
-            pygame.draw.rect(surface, PANEL_FILLS[panel.state], rect, border_radius=edge * 2)
-            pygame.draw.rect(surface, panel.colour, rect, width=max(2, edge),
-                             border_radius=edge * 2)
+            out.append((("panel_fill", panel.rect, PANEL_FILLS[panel.state], panel.colour,
+                         edge), (panel.rect,)))
         if panel.seat is not None and panel.seat in turn:
-            _ring(surface, rect, edge * 2, edge * 2)
-            pygame.draw.rect(surface, theme.GOLD, rect, width=max(2, edge),
-                             border_radius=edge * 2)
+            out.append((("panel_lit", panel.rect, edge), _frame(panel.rect, *lit)))
     radius = max(6, min(lay.hub[2], lay.hub[3]) // 12)
     for box, kind in lay.notice_boxes:
         colour = theme.ALERT if kind == "alert" else theme.WARNING
-        pygame.draw.rect(surface, colour, box, border_radius=max(3, radius // 2))
-
-
-def _draw_rails(surface: pygame.Surface, lay: TableLayout) -> None:
+        out.append((("box", box, colour, max(3, radius // 2)), (box,)))
     width = max(2, lay.tile_short // 6)
     for rail in lay.rails:
         colour, w = (theme.GOLD, width * 2) if rail.turn else (rail.colour, width)
-        pygame.draw.lines(surface, colour, False, rail.points, w)
+        out.append((("line", rail.points, colour, w), _segments(rail.points, w)))
     for points, colour in lay.tracks:
         if len(points) > 1:
-            pygame.draw.lines(surface, colour, False, points, width)
-
-
-def _draw_tiles(surface: pygame.Surface, lay: TableLayout, now: float) -> None:
+            out.append((("line", points, colour, width), _segments(points, width)))
     ring = max(3, lay.tile_short // 5)
     for tile in lay.tiles:
         if tile.pending is not None:
-            _glow(surface, _inflate(tile.rect, ring // 2), theme.WARNING, ring, ring)
+            out.append(_glow_stroke(_inflate(tile.rect, ring // 2), theme.WARNING, ring, ring))
         if tile.newest:
-            _newest(surface, tile, ring, now)
+            out.append(_newest(tile, ring, now))
     for tile in lay.tiles:
-        tiles.draw_tile(surface, tile.rect, tile.a, tile.b, tile.a_first, tile.facing)
+        out.append((("tile", tile.rect, tile.a, tile.b, tile.a_first, tile.facing),
+                    (tile.rect,)))
     for tile in lay.tiles:
         if tile.pending is not None:
-            pygame.draw.rect(surface, theme.WARNING, _inflate(tile.rect, 1),
-                             width=max(2, ring // 2),
-                             border_radius=ring)
+            x, y, w, h = _inflate(tile.rect, 1)
+            out.append((("outline", (x, y, w, h), theme.WARNING, max(2, ring // 2), ring),
+                        ((x, y, w, h),)))
     for marker in lay.markers:
-        x, y, w, h = marker.rect
-        img = tiles.marker(w, h, marker.colour, marker.train == "mexican")
-        surface.blit(img, (x, y))
+        out.append((("marker", marker.rect, marker.colour, marker.train == "mexican"),
+                    (marker.rect,)))
     for chip in lay.chips:
-        pygame.draw.rect(surface, theme.INK_DIM, chip.rect, border_radius=ring)
-        text.draw(surface, chip.label)
+        out.append((("chip", chip.rect, ring), (chip.rect,)))
+        out.append((("text", chip.label), _text_marks(chip.label)))
     for badge in lay.badges:
-        pygame.draw.circle(surface, theme.INK, badge.centre, badge.radius)
-        inner = badge.radius - max(2, badge.radius // 6)
-        pygame.draw.circle(surface, theme.ALERT, badge.centre, inner)
-        text.draw(surface, badge.label)
+        (cx, cy), r = badge.centre, badge.radius
+        out.append((("badge", badge.centre, r), ((cx - r - 1, cy - r - 1, 2 * r + 3, 2 * r + 3),)))
+        out.append((("text", badge.label), _text_marks(badge.label)))
+    for item in lay.texts:
+        out.append((("text", item), _text_marks(item)))
+    return out
 
 
-def _newest(surface: pygame.Surface, tile: TilePlace, ring: int, now: float) -> None:
+def _glow_stroke(rect: pygame.Rect, colour: theme.Colour, width: int, radius: int) -> Stroke:
+    area = (rect.x - width, rect.y - width, rect.w + 2 * width, rect.h + 2 * width)
+    return (("glow", tuple(rect), colour, width, radius), (area,))
+
+
+def _newest(tile: TilePlace, ring: int, now: float) -> Stroke:
     """The newest tile glows; for a moment after it is laid the glow pulses."""
     if now < NEWEST_PULSE:
         phase = math.sin(now / NEWEST_PULSE * 3 * math.pi) ** 2
         grow = round(ring * (1 + phase))
     else:
         grow = ring
-    _glow(surface, _inflate(tile.rect, grow // 2), theme.INK, max(2, grow), ring)
+    return _glow_stroke(_inflate(tile.rect, grow // 2), theme.INK, max(2, grow), ring)
+
+
+def _paint_lit(surface: pygame.Surface, rect: Rect, edge: int, border: int) -> None:
+    area = pygame.Rect(rect)
+    _ring(surface, area, edge * 2, edge * 2)
+    pygame.draw.rect(surface, theme.GOLD, area, width=border, border_radius=edge * 2)
+
+
+def _paint(surface: pygame.Surface, what: tuple[Any, ...]) -> None:
+    """Paint one stroke."""
+    kind = what[0]
+    if kind == "text":
+        text.draw(surface, what[1])
+    elif kind == "tile":
+        tiles.draw_tile(surface, *what[1:])
+    elif kind == "line":
+        _, points, colour, width = what
+        pygame.draw.lines(surface, colour, False, points, width)
+    elif kind == "glow":
+        _, rect, colour, width, radius = what
+        _glow(surface, pygame.Rect(rect), colour, width, radius)
+    elif kind == "felt":
+        surface.blit(_background(*what[1:]), (0, 0))
+    elif kind == "lane_lit":
+        _paint_lit(surface, what[1], what[2], what[2])
+    elif kind == "panel_lit":
+        _paint_lit(surface, what[1], what[2], max(2, what[2]))
+    elif kind == "panel_fill":
+        _, rect, fill, colour, edge = what
+        pygame.draw.rect(surface, fill, rect, border_radius=edge * 2)
+        pygame.draw.rect(surface, colour, rect, width=max(2, edge), border_radius=edge * 2)
+    elif kind == "box":
+        _, box, colour, radius = what
+        pygame.draw.rect(surface, colour, box, border_radius=radius)
+    elif kind == "outline":
+        _, box, colour, width, radius = what
+        pygame.draw.rect(surface, colour, box, width=width, border_radius=radius)
+    elif kind == "marker":
+        _, (x, y, w, h), colour, mexican = what
+        surface.blit(tiles.marker(w, h, colour, mexican), (x, y))
+    elif kind == "chip":
+        _, rect, ring = what
+        pygame.draw.rect(surface, theme.INK_DIM, rect, border_radius=ring)
+    elif kind == "badge":
+        _, centre, radius = what
+        pygame.draw.circle(surface, theme.INK, centre, radius)
+        pygame.draw.circle(surface, theme.ALERT, centre, radius - max(2, radius // 6))
+    else:
+        raise AssertionError(f"no such stroke: {kind!r}")
 
 
 def render(surface: pygame.Surface, view: View, *, now: float = 0.0) -> None:
     """Draw the table screen for `view`; `now` (seconds since the view arrived) only
     drives the pulse of the newest tile."""
-    lay = layout(view, surface.get_size())
-    _draw_board(surface, lay)
-    _draw_rails(surface, lay)
-    _draw_tiles(surface, lay, now)
-    for item in lay.texts:
-        text.draw(surface, item)
+    for what, _ in strokes(layout(view, surface.get_size()), now):
+        _paint(surface, what)
+
+
+# Where the changes would cover more than this share of the screen, it is painted whole:
+# as quick, and one rectangle for the screen to take.
+WHOLE_FROM = 0.5
+
+
+CELL = 32  # px: changes are repainted in whole cells of this size, joined into rectangles
+
+
+def _cells(changed: list[Rect], size: tuple[int, int]) -> list[pygame.Rect]:
+    """Rectangles, none overlapping another, that cover every changed rectangle: the
+    screen's cells that any of them touches, joined along each row of cells, then rows
+    with the same span joined into one rectangle."""
+    width, height = size
+    columns, rows = -(-width // CELL), -(-height // CELL)
+    lit: set[tuple[int, int]] = set()
+    for x, y, w, h in changed:
+        if w <= 0 or h <= 0:
+            continue
+        c0, c1 = max(0, x // CELL), min(columns - 1, (x + w - 1) // CELL)
+        r0, r1 = max(0, y // CELL), min(rows - 1, (y + h - 1) // CELL)
+        for row in range(r0, r1 + 1):
+            lit.update((row, c) for c in range(c0, c1 + 1))
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for row, column in sorted(lit):
+        runs = spans.setdefault(row, [])
+        if runs and runs[-1][1] == column - 1:
+            runs[-1] = (runs[-1][0], column)
+        else:
+            runs.append((column, column))
+    out: list[pygame.Rect] = []
+    growing: dict[tuple[int, int], tuple[int, int]] = {}  # span -> (first row, last row)
+    for row in sorted(spans):
+        ended = {span for span, (_, last) in growing.items() if last != row - 1}
+        for span in ended:
+            out.append(_cell_rect(span, growing.pop(span), size))
+        for span in spans[row]:
+            first = growing[span][0] if span in growing else row
+            growing[span] = (first, row)
+    out += [_cell_rect(span, rows_of, size) for span, rows_of in growing.items()]
+    return out
+
+
+def _cell_rect(span: tuple[int, int], rows: tuple[int, int], size: tuple[int, int]) -> pygame.Rect:
+    x, y = span[0] * CELL, rows[0] * CELL
+    return pygame.Rect(x, y, min(size[0], (span[1] + 1) * CELL) - x,
+                       min(size[1], (rows[1] + 1) * CELL) - y)
+
+
+class Painter:
+    """Paints views of one table on one surface, each only where it differs from the
+    picture already there. `draw` returns the rectangles it repainted, None when it
+    painted the whole surface; `forget` after anything else has drawn on the surface
+    (the waiting screen, dimming), so the next view is painted whole."""
+
+    def __init__(self) -> None:
+        self._surface: pygame.Surface | None = None
+        self._shown: dict[tuple[Hashable, int], tuple[int, tuple[Rect, ...]]] = {}
+        self._view: View | None = None
+        self._layout: TableLayout | None = None
+
+    def forget(self) -> None:
+        self._surface = None
+        self._shown = {}
+
+    def layout(self, view: View, size: tuple[int, int]) -> TableLayout:
+        """The layout of `view` (kept for the frames of one view: a pulse lays out once)."""
+        if self._view is not view or self._layout is None or self._layout.size != size:
+            self._view, self._layout = view, layout(view, size)
+        return self._layout
+
+    def draw(self, surface: pygame.Surface, view: View, *,
+             now: float = 0.0) -> list[pygame.Rect] | None:
+        size = surface.get_size()
+        drawn = strokes(self.layout(view, size), now)
+        shown = _counted(drawn)
+        before, self._shown = self._shown, shown
+        if self._surface is not surface:
+            self._surface = surface
+            return self._whole(surface, drawn)
+        changed: list[Rect] = []
+        kept_before: list[int] = []
+        for key, (order, marks) in before.items():
+            if key in shown:
+                kept_before.append(order)
+            else:
+                changed += marks
+        kept_now = []
+        for key, (_, marks) in shown.items():
+            if key in before:
+                kept_now.append(before[key][0])
+            else:
+                changed += marks
+        if kept_now != sorted(kept_before):
+            # What stays is painted in another order: painting it over could differ.
+            return self._whole(surface, drawn)
+        if not changed:
+            return []
+        dirty = _cells(changed, size)
+        if sum(r.w * r.h for r in dirty) >= WHOLE_FROM * size[0] * size[1]:
+            return self._whole(surface, drawn)
+        marks_of: list[pygame.Rect] = []
+        owner: list[int] = []
+        for i, (_, marks) in enumerate(drawn):
+            for mark in marks:
+                marks_of.append(pygame.Rect(mark))
+                owner.append(i)
+        clip = surface.get_clip()
+        try:
+            for rect in dirty:
+                surface.set_clip(rect)
+                for i in sorted({owner[k] for k in rect.collidelistall(marks_of)}):
+                    _paint(surface, drawn[i][0])
+        finally:
+            surface.set_clip(clip)
+        return dirty
+
+    def _whole(self, surface: pygame.Surface, drawn: list[Stroke]) -> list[pygame.Rect] | None:
+        """Paint every stroke (None: the whole surface was painted)."""
+        for what, _ in drawn:
+            _paint(surface, what)
+        return None
+
+
+def _counted(drawn: list[Stroke]) -> dict[tuple[Hashable, int], tuple[int, tuple[Rect, ...]]]:
+    """Each stroke by what it paints and how many times the same was painted before it,
+    with its place in the order and its rectangles."""
+    seen: dict[Hashable, int] = {}
+    out: dict[tuple[Hashable, int], tuple[int, tuple[Rect, ...]]] = {}
+    for order, (what, marks) in enumerate(drawn):
+        n = seen.get(what, 0)
+        seen[what] = n + 1
+        out[(what, n)] = (order, marks)
+    return out

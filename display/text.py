@@ -115,19 +115,26 @@ _CLAUSE_ENDS = (":", ";", "؛", ".", "!", "?", "؟")
 
 
 def _greedy(words: list[str], size: int, width: int, rtl: bool) -> list[str] | None:
+    """Each line as many of the words as fit (a line grows wider with every word, so
+    the most that fit are found by halving, not by measuring each one more)."""
     lines: list[str] = []
-    current = ""
-    for word in words:
-        trial = f"{current} {word}" if current else word
-        if text_width(trial, size, rtl) <= width:
-            current = trial
-            continue
-        if not current or text_width(word, size, rtl) > width:
+    start, count = 0, len(words)
+    while start < count:
+        if text_width(" ".join(words[start:]), size, rtl) <= width:
+            lines.append(" ".join(words[start:]))
+            break
+        if text_width(words[start], size, rtl) > width:
             return None
-        lines.append(current)
-        current = word
-    lines.append(current)
-    return lines
+        fit, over = start + 1, count  # words[start:fit] fit, words[start:over] do not
+        while over - fit > 1:
+            mid = (fit + over) // 2
+            if text_width(" ".join(words[start:mid]), size, rtl) <= width:
+                fit = mid
+            else:
+                over = mid
+        lines.append(" ".join(words[start:fit]))
+        start = fit
+    return lines or [""]
 
 
 def _wrap(
@@ -141,6 +148,8 @@ def _wrap(
     lines = _greedy(words, size, width, rtl)
     if lines is None or len(lines) > max_lines:
         return None
+    if len(lines) == 1:
+        return tuple(lines)  # one line: no break to move
     for k in range(len(words) - 2, -1, -1):
         if not words[k].endswith(_CLAUSE_ENDS):
             continue
@@ -359,9 +368,17 @@ def _turned_line(
 
 def draw(surface: pygame.Surface, item: Text) -> None:
     """Draw `item` centred in its box, turned to face its reader."""
+    for img, at in placed_lines(item):
+        surface.blit(img, at)
+
+
+def placed_lines(item: Text) -> list[tuple[pygame.Surface, tuple[int, int]]]:
+    """Each drawn line of `item` and where its top left corner goes on the screen (what
+    `draw` blits; the table screen also reads from it which pixels a text covers)."""
     width, height = item.reading_box()
     lh = line_height(item.size)
     top = (height - lh * len(item.lines)) // 2
+    placed = []
     for i, line in enumerate(item.lines):
         img, above = _turned_line(line, item.size, item.colour, item.angle, item.rtl)
         line_w, img_h = img.get_size()
@@ -375,4 +392,5 @@ def draw(surface: pygame.Surface, item: Text) -> None:
             x = (width - line_w) // 2
         y = top + i * lh - above
         sx, sy, _, _ = to_screen(item.box, item.angle, (x, y, line_w, img_h))
-        surface.blit(img, (sx, sy))
+        placed.append((img, (sx, sy)))
+    return placed

@@ -1,0 +1,320 @@
+"""The table screen draws what changed: after any sequence of views (and frames of the
+newest tile's pulse) the picture repainted in parts is the picture drawn from scratch,
+pixel for pixel, while a tile laid or a pulse frame repaints a small part of the screen;
+the display loop draws a view as soon as it comes and pulses at a steady beat."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pygame
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sample_views import all_view_names, as_view, load
+
+from display import client, sleep, table_screen
+from display.client import Follower, FrameSink, WindowSink
+from display.table_layout import layout
+from display.views import in_language
+from roundhouse.tablefile import SleepSettings
+from roundhouse.view import View, parse_view
+
+GAMES = Path(__file__).resolve().parents[1] / "views" / "games"
+SIZES = ((1920, 1080), (1280, 720), (1080, 1920))
+LANGUAGES = (None, "fa", "ar", "te", "el")
+
+
+def game(seats: int) -> list[View]:
+    """The views of a whole simulated game (tests/views/record_games.py), in order."""
+    with gzip.open(GAMES / f"classic_{seats}.jsonl.gz", "rt", encoding="utf-8") as lines:
+        return [parse_view(line, "recorded game") for line in lines if line.strip()]
+
+
+_GAMES = {seats: game(seats) for seats in (2, 8, 14)}
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+def from_scratch(view: View, size: tuple[int, int], now: float = 0.0) -> bytes:
+    surface = pygame.Surface(size)
+    table_screen.render(surface, view, now=now)
+    return pixels(surface)
+
+
+def area(rects: list[pygame.Rect] | None, size: tuple[int, int]) -> float:
+    """The share of the screen repainted (1.0 for the whole)."""
+    if rects is None:
+        return 1.0
+    return sum(r.w * r.h for r in rects) / (size[0] * size[1])
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seats=st.sampled_from(sorted(_GAMES)),
+    size=st.sampled_from(SIZES),
+    lang=st.sampled_from(LANGUAGES),
+    start=st.integers(0, 200),
+    steps=st.lists(st.tuples(st.integers(1, 6), st.sampled_from((None, 0.2, 0.5, 1.1, 2.0))),
+                   min_size=1, max_size=6),
+)
+def test_any_run_of_a_real_game_painted_in_parts_is_the_whole_picture(
+        seats, size, lang, start, steps):
+    views = _GAMES[seats]
+    painter, surface = table_screen.Painter(), pygame.Surface(size)
+    at = start % len(views)
+    painter.draw(surface, in_language(views[at], "table", lang))
+    for skip, pulse in steps:
+        # Views are skipped as a busy screen skips those that queued up.
+        at = min(len(views) - 1, at + skip)
+        view = in_language(views[at], "table", lang)
+        painter.draw(surface, view)
+        assert pixels(surface) == from_scratch(view, size)
+        if pulse is not None:
+            painter.draw(surface, view, now=pulse)
+            assert pixels(surface) == from_scratch(view, size, pulse)
+
+
+@pytest.mark.parametrize(("seats", "lang", "size"), [
+    (2, "te", (1280, 720)), (8, "ar", (1920, 1080)), (14, "fa", (1080, 1920))])
+def test_every_view_of_a_whole_game_painted_in_parts_is_the_whole_picture(seats, lang, size):
+    painter, surface = table_screen.Painter(), pygame.Surface(size)
+    for view in _GAMES[seats]:
+        shown = in_language(view, "table", lang)
+        painter.draw(surface, shown)
+        assert pixels(surface) == from_scratch(shown, size), f"view {view.seq}"
+
+
+@pytest.mark.parametrize("seats", [8, 14])
+def test_a_play_repaints_a_small_part_of_a_big_table(seats):
+    size = (1920, 1080)
+    painter, surface = table_screen.Painter(), pygame.Surface(size)
+    parts = []
+    for view in _GAMES[seats]:
+        rects = painter.draw(surface, view)
+        if view.phase == "play":
+            parts.append(area(rects, size))
+    # A play changes a train, two panels, two rails and the hub, not the whole screen.
+    assert sorted(parts)[len(parts) // 2] < 0.25
+    assert sum(1 for a in parts if a == 1.0) <= 0.1 * len(parts)
+
+
+def test_sample_views_of_every_table_one_after_another():
+    # Tables of different sizes too: whatever was on the screen before, the picture is
+    # the new view's.
+    painter, surface = table_screen.Painter(), pygame.Surface((1280, 800))
+    for name in [*all_view_names(), *reversed(all_view_names())]:
+        view = as_view(load(name))
+        painter.draw(surface, view, now=0.3)
+        assert pixels(surface) == from_scratch(view, (1280, 800), 0.3), name
+
+
+def newest_area(view: View, size: tuple[int, int]) -> pygame.Rect:
+    """Around the newest tile: as far as its largest glow reaches, in whole cells."""
+    lay = layout(view, size)
+    [tile] = [t for t in lay.tiles if t.newest]
+    reach = 3 * max(3, lay.tile_short // 5) + table_screen.CELL
+    return pygame.Rect(tile.rect).inflate(2 * reach, 2 * reach)
+
+
+def test_a_pulse_frame_repaints_only_around_the_newest_tile():
+    size = (1920, 1080)
+    view = as_view(load("busy_8"))
+    painter, surface = table_screen.Painter(), pygame.Surface(size)
+    painter.draw(surface, view)
+    around = newest_area(view, size)
+    moved = 0
+    for now in (0.1, 0.2, 0.35, 0.9, 1.5, table_screen.NEWEST_PULSE):
+        rects = painter.draw(surface, view, now=now)
+        assert rects is not None and all(around.contains(r) for r in rects)
+        assert pixels(surface) == from_scratch(view, size, now)
+        moved += bool(rects)
+    assert moved >= 4, "the glow moves"
+    # At rest the glow stays: nothing more to paint.
+    assert painter.draw(surface, view, now=5.0) == []
+
+
+# ---- the display loop ------------------------------------------------------------------
+
+
+class QueueFeed:
+    """The service's socket as a list: each poll hands over the next view, or waits out
+    its timeout on the fake clock."""
+
+    def __init__(self, clock: Clock, views: list[View | None] = ()) -> None:
+        self.clock = clock
+        self.views = list(views)
+        self.path = "/run/roundhouse/view.sock"
+        self.connected = True
+        self.waits: list[float] = []
+
+    def poll(self, timeout: float) -> View | None:
+        if self.views:
+            return self.views.pop(0)
+        self.waits.append(timeout)
+        self.clock.now += timeout
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Shown:
+    """A sink that keeps a copy of each picture it is shown, with what was repainted."""
+
+    def __init__(self, clock: Clock, size: tuple[int, int] = (1280, 720)) -> None:
+        self.surface = pygame.Surface(size)
+        self.clock = clock
+        self.shown: list[tuple[str, list[pygame.Rect] | None, float, bytes]] = []
+        self.touched = False
+
+    def show(self, name: str, rects=None) -> None:
+        self.shown.append((name, None if rects is None else list(rects), self.clock(),
+                           pixels(self.surface)))
+
+    def events(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def no_sleeping(monkeypatch):
+    """The loop must never sleep before drawing: it waits only in the feed."""
+    def refuse(seconds: float) -> None:
+        raise AssertionError(f"the display loop slept {seconds} s")
+
+    monkeypatch.setattr(client.time, "sleep", refuse)
+
+
+def test_a_view_is_drawn_as_soon_as_it_comes_even_right_after_another(no_sleeping):
+    clock = Clock()
+    views = _GAMES[8][60:63]
+    feed = QueueFeed(clock, views)
+    sink = Shown(clock)
+    follower = Follower(feed, sink, "table", animate=False, clock=clock)
+    for _ in views:
+        follower.step()
+    names = [name for name, *_ in sink.shown]
+    assert names == [f"{v.seq:06d}" for v in views]
+    # No time passed between them: each was drawn in the turn it came.
+    assert {at for _, _, at, _ in sink.shown} == {1000.0}
+    assert sink.shown[-1][3] == from_scratch(views[-1], (1280, 720))
+
+
+def test_the_newest_tile_pulses_at_a_steady_beat_then_rests(no_sleeping):
+    clock = Clock()
+    view = next(v for v in _GAMES[8][40:] if v.last_play is not None and v.phase == "play")
+    feed = QueueFeed(clock, [view])
+    sink = Shown(clock)
+    follower = Follower(feed, sink, "table", fps=30, clock=clock)
+    for _ in range(200):
+        follower.step()
+    arrived = sink.shown[0][2]
+    pulses = [(rects, at, shot) for name, rects, at, shot in sink.shown if name == "pulse"]
+    beats = [at - arrived for _, at, _ in pulses]
+    # Every frame a thirtieth of a second after the last, for as long as the pulse lasts.
+    assert beats == pytest.approx([(k + 1) / 30 for k in range(len(beats))])
+    # The last frame is the first one due once the pulse is over.
+    assert beats[-2] < table_screen.NEWEST_PULSE <= beats[-1] + 1e-9
+    around = newest_area(view, (1280, 720))
+    for rects, at, shot in pulses:
+        assert rects is not None and all(around.contains(r) for r in rects)
+        age = min(at - arrived, table_screen.NEWEST_PULSE)
+        assert shot == from_scratch(view, (1280, 720), age)
+    # At rest the picture is the view's as drawn anew; then the loop only waits.
+    assert pulses[-1][2] == from_scratch(view, (1280, 720))
+    assert set(feed.waits[-5:]) == {client.IDLE_WAKE}
+
+
+def test_a_window_is_updated_only_where_the_picture_changed(monkeypatch):
+    updates: list[object] = []
+    monkeypatch.setattr(pygame.display, "flip", lambda: updates.append("whole"))
+    monkeypatch.setattr(pygame.display, "update", lambda rects: updates.append(list(rects)))
+    clock = Clock()
+    views = [v for v in _GAMES[14] if v.phase == "play"][30:33]
+    sink = WindowSink((1280, 720), False, 0)
+    follower = Follower(QueueFeed(clock, views), sink, "table", animate=False, clock=clock)
+    for _ in views:
+        follower.step()
+    assert updates[0] == "whole"  # the first view fills the window
+    for rects in updates[1:]:
+        assert isinstance(rects, list) and 0 < area(rects, (1280, 720)) < 0.5
+    assert pixels(sink.surface) == from_scratch(views[-1], (1280, 720))
+
+
+def test_a_view_after_dimming_is_drawn_whole(tmp_path):
+    clock = Clock()
+    lobby = [v for v in _GAMES[8] if v.phase == "lobby"]
+    feed = QueueFeed(clock, [lobby[0]])
+    follower = Follower(feed, FrameSink(tmp_path, (1280, 720), "table"), "table",
+                        sleep_settings=SleepSettings(dim_after_s=60, blank_after_s=0,
+                                                     dim_to=0.25), clock=clock)
+    follower.step()
+    clock.now += 61
+    follower.step()
+    assert follower.looks == sleep.DIM
+    feed.views.append(lobby[1])  # a seat joins: the screen wakes
+    follower.step()
+    assert follower.looks == sleep.AWAKE
+    shot = pygame.image.load(str(tmp_path / f"table-{lobby[1].seq:06d}.png"))
+    assert pixels(shot) == from_scratch(lobby[1], (1280, 720))
+
+
+def test_a_view_after_the_waiting_screen_is_drawn_whole(tmp_path):
+    clock = Clock()
+    views = [v for v in _GAMES[2] if v.phase == "play"][5:7]
+    feed = QueueFeed(clock, [views[0]])
+    follower = Follower(feed, FrameSink(tmp_path, (1280, 720), "table"), "table",
+                        animate=False, clock=clock)
+    follower.step()
+    feed.connected = False  # the service went away
+    follower.step()
+    assert (tmp_path / "table-waiting.png").exists()
+    feed.connected = True
+    feed.views.append(views[1])
+    follower.step()
+    shot = pygame.image.load(str(tmp_path / f"table-{views[1].seq:06d}.png"))
+    assert pixels(shot) == from_scratch(views[1], (1280, 720))
+
+
+def test_a_screen_dimmed_during_the_pulse_stays_dim(no_sleeping):
+    clock = Clock()
+    over = _GAMES[8][-1]  # the game is over; its last tile is the newest
+    assert over.phase == "game_over" and over.last_play is not None
+    feed = QueueFeed(clock, [over])
+    sink = Shown(clock)
+    follower = Follower(feed, sink, "table", sleep_settings=SleepSettings(
+        dim_after_s=0.5, blank_after_s=0, dim_to=0.25), clock=clock)
+    for _ in range(100):
+        follower.step()
+    names = [name for name, *_ in sink.shown]
+    assert "dim" in names
+    assert "pulse" not in names[names.index("dim"):], "no frame undoes the dimming"
+    assert follower.next_frame is None
+    assert sink.shown[-1][3] == sink.shown[names.index("dim")][3]
+
+
+def test_a_screen_in_a_language_of_its_own_lays_out_a_pulse_once(monkeypatch, no_sleeping):
+    laid = []
+    original = table_screen.layout
+    monkeypatch.setattr(table_screen, "layout",
+                        lambda view, size: laid.append(view.seq) or original(view, size))
+    clock = Clock()
+    view = next(v for v in _GAMES[14][60:] if v.last_play is not None and v.phase == "play")
+    sink = Shown(clock)
+    follower = Follower(QueueFeed(clock, [view]), sink, "table", lang="fa", clock=clock)
+    for _ in range(80):
+        follower.step()
+    pulses = [shot for name, _, _, shot in sink.shown if name == "pulse"]
+    assert len(pulses) > 40 and laid == [view.seq]
+    assert pulses[-1] == from_scratch(in_language(view, "table", "fa"), (1280, 720))
