@@ -61,8 +61,8 @@ class RecordingSink(FrameSink):
         super().__init__(folder, (640, 400), "wall")
         self.record = record
 
-    def show(self, name):
-        super().show(name)
+    def show(self, name, rects=None):
+        super().show(name, rects)
         self.record.append(("shown", name, pygame.transform.average_color(self.surface)[:3]))
 
 
