@@ -5,7 +5,7 @@ Shared by `apply` (engine.py) and the legal view (legal.py), so they cannot disa
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove, quoted
@@ -23,10 +23,11 @@ from firmware_py.rules.trains import Target
 from roundhouse import refusals as say_
 
 T = TypeVar("T")
-_TILES = set_tiles(18)
+# Final: compiled, a module constant is read as a C variable, not from the module's dict.
+_TILES: Final = set_tiles(18)
 # Bitmasks of tile indexes: the tiles carrying each number, and the doubles.
-SUIT_MASK = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
-_DOUBLES = sum(1 << t.index for t in _TILES if t.is_double)
+SUIT_MASK: Final = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
+_DOUBLES: Final = sum(1 << t.index for t in _TILES if t.is_double)
 
 
 def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
@@ -282,12 +283,12 @@ def _playable(s: Position) -> Playable:
     return playable
 
 
-_NO_PLAYS: Playable = (0, ())
+_NO_PLAYS: Final[Playable] = (0, ())
 
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.
-_PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
-_TILE_COUNT = len(_TILES)
+_PLAY_ROWS: Final[dict[tuple[int, TrainId], list[Play | None]]] = {}
+_TILE_COUNT: Final = len(_TILES)
 
 
 def _play(s: Position, seat: int, index: int, branch: int | None, tile_index: int) -> Play:

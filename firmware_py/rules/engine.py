@@ -27,7 +27,7 @@ from firmware_py.rules.choices import (
 from firmware_py.rules.errors import BadAction, IllegalMove, quoted
 from firmware_py.rules.position import PLAY, Draft, Pending, Position
 from firmware_py.rules.rounds import finish_round, reveal, start_round
-from firmware_py.rules.tiles import Tile, laid_against
+from firmware_py.rules.tiles import _LAID, Tile
 from firmware_py.rules.trains import Path, Target, Train
 from roundhouse import refusals as say_
 
@@ -152,7 +152,8 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
         new = Train(
             train.owner,
             train.start,
-            (*train.tiles, laid_against(tile, train.open_end)),
+            # `laid_against(tile, train.open_end)`, inlined.
+            (*train.tiles, _LAID[tile.index * 2 + (train.open_end != tile.high)]),
             opened,
             tuple(Train(train.owner, tile.high) for _ in range(3))
             if double and o.chicken_foot
@@ -191,7 +192,7 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     n._pending = pending
     n._passes = 0
     n._laid = s._laid + 1
-    train_first = train_first_turn(s, seat)
+    train_first = not s._first[seat] and o.first_turn == "train"  # `train_first_turn`
     # A first-turn train owes nothing for its doubles (the Lithuanian text: follow-ups from the
     # second turn).
     owe = n._owe = double and not train_first
@@ -262,9 +263,18 @@ def _end_turn(n: Draft, marker_up: bool) -> Draft:
     if marker_up and not n._trains[seat].open:
         trains = n._trains
         n._trains = put(trains, seat, trains[seat].with_open(True))
-    if not n._first[seat]:
-        n._first = put(n._first, seat, True)
-    n.new_turn()
+    first = n._first
+    if not first[seat]:
+        firsts = list(first)
+        firsts[seat] = True
+        n._first = tuple(firsts)
+    # `n.new_turn()`, inlined: a turn ends on most moves.
+    n._laid = n._doubles = n._draws = 0
+    n._owe = False
+    n._drawn = n._line = None
+    n._line_ends = ()
+    m = n._memo
+    m.counted = m.picked = m.targets = m.plays = m.playable = None
     n._turn_no += 1
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NoReturn, cast
 
 from firmware_py.rules import engine
-from firmware_py.rules.actions import Action
+from firmware_py.rules.actions import Action, Play
 from firmware_py.rules.legal import LegalActions
 from firmware_py.rules.options import Options
 from firmware_py.rules.position import Draft, Position
@@ -47,7 +47,8 @@ def freeze(position: Position) -> State:
 
 def apply(state: State, action: Action) -> State:
     """The state after `action`, or `IllegalMove` saying why not; `state` is untouched."""
-    n = engine.apply(state, action)
+    # `engine.apply`'s dispatch, with a play (most moves) first.
+    n = engine._play(state, action) if type(action) is Play else engine.apply(state, action)
     if type(n) is Draft:  # `freeze`, inlined: this is the engine's busiest call
         n.__class__ = State  # type: ignore[assignment]
     return n  # type: ignore[return-value]
