@@ -9,15 +9,8 @@ from typing import Final, TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove, quoted
-from firmware_py.rules.position import (
-    DEAL,
-    GAME_OVER,
-    Pending,
-    Picked,
-    Playable,
-    Position,
-    Targets,
-)
+from firmware_py.rules.memo import Picked, Playable, Targets
+from firmware_py.rules.position import DEAL, GAME_OVER, Pending, Position
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
 from roundhouse import refusals as say_
@@ -287,20 +280,23 @@ _NO_PLAYS: Final[Playable] = (0, ())
 
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.
-_PLAY_ROWS: Final[dict[tuple[int, TrainId], list[Play | None]]] = {}
+# Keyed by seat and train in one int (`seat << 8 | train`, 255 for the Mexican train: no
+# deal seats 255 players), hashed without a tuple.
+_PLAY_ROWS: Final[dict[int, list[Play | None]]] = {}
 _TILE_COUNT: Final = len(_TILES)
 
 
 def _play(s: Position, seat: int, index: int, branch: int | None, tile_index: int) -> Play:
-    train: TrainId = MEXICAN if index == s.players else index
+    mexican = index == s.players
     if branch is not None:
-        return Play(seat, _TILES[tile_index], train, branch)
-    row = _PLAY_ROWS.get((seat, train))
+        return Play(seat, _TILES[tile_index], MEXICAN if mexican else index, branch)
+    key = seat << 8 | (255 if mexican else index)
+    row = _PLAY_ROWS.get(key)
     if row is None:
-        row = _PLAY_ROWS[seat, train] = [None] * _TILE_COUNT
+        row = _PLAY_ROWS[key] = [None] * _TILE_COUNT
     play = row[tile_index]
     if play is None:
-        play = row[tile_index] = Play(seat, _TILES[tile_index], train)
+        play = row[tile_index] = Play(seat, _TILES[tile_index], MEXICAN if mexican else index)
     return play
 
 

@@ -25,6 +25,7 @@ from firmware_py.rules.choices import (
     train_index,
 )
 from firmware_py.rules.errors import BadAction, IllegalMove, quoted
+from firmware_py.rules.memo import Memo
 from firmware_py.rules.position import PLAY, Draft, Pending, Position
 from firmware_py.rules.rounds import finish_round, reveal, start_round
 from firmware_py.rules.tiles import _LAID, Tile
@@ -273,8 +274,7 @@ def _end_turn(n: Draft, marker_up: bool) -> Draft:
     n._owe = False
     n._drawn = n._line = None
     n._line_ends = ()
-    m = n._memo
-    m.counted = m.picked = m.targets = m.plays = m.playable = None
+    n._memo = Memo()
     n._turn_no += 1
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):

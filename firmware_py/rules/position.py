@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from firmware_py.rules.actions import MEXICAN, TrainId
+from firmware_py.rules.memo import Memo
 from firmware_py.rules.options import Options
 from firmware_py.rules.tiles import Tile
-from firmware_py.rules.trains import Path, Target, Train
-
-if TYPE_CHECKING:
-    from firmware_py.rules.actions import Action, Play
+from firmware_py.rules.trains import Path, Train
 
 
 class Phase(StrEnum):
@@ -35,14 +33,6 @@ class Phase(StrEnum):
 DEAL, PLAY, ROUND_OVER, GAME_OVER = Phase
 
 
-# How many plays the seat to act has, and where: (targets, bitmask of tiles) pairs.
-Playable = tuple[int, tuple[tuple[list[Target], int], ...]]
-# A play the legal view built, where it goes and why only there: `apply` lays it unchecked.
-Picked = tuple["Play", Target, str]
-# Where the seat to act may lay a tile, why only there, and where a double may go.
-Targets = tuple[list[Target], str, list[Target]]
-
-
 class Pending(NamedTuple):
     """An unsatisfied double: where it lies and the turn it was laid in."""
 
@@ -50,24 +40,6 @@ class Pending(NamedTuple):
     path: Path
     tile: Tile
     turn_no: int
-
-
-class Memo:
-    """What the rules work out about one position on first use, shared by its legal views
-    and by `apply`. Derived values only, so keeping them changes nothing a caller sees.
-    Plain values too: a view refers to its state, and a cycle would leave every state to
-    the garbage collector instead of freeing it when the last reference goes."""
-
-    __slots__ = ("counted", "picked", "playable", "plays", "targets")
-
-    counted: tuple[int, tuple[Action, ...]] | None  # how many plays; the DRAW, PASS allowed
-    picked: Picked | None
-    targets: Targets | None
-    plays: list[Play] | None
-    playable: Playable | None
-
-    def forget(self) -> None:
-        self.counted = self.picked = self.targets = self.plays = self.playable = None
 
 
 class Position:
@@ -228,9 +200,7 @@ class Position:
         n._line = self._line
         n._line_ends = self._line_ends
         n._masks = self._masks
-        # Cleared in place, here and in new_turn, not by a method: the busiest path.
-        n._memo = m = _new(Memo)
-        m.counted = m.picked = m.targets = m.plays = m.playable = None
+        n._memo = Memo()
         n._named = self._named
         n._out = self._out
         n._owe = self._owe
@@ -303,7 +273,7 @@ class Draft(Position):
         s._revealed = (None,) * players
         s._starter0 = None
         s._turn_no = 0
-        s._memo = _new(Memo)
+        s._memo = Memo()
         s.new_turn()
         return s
 
@@ -316,8 +286,7 @@ class Draft(Position):
         self._drawn = None
         self._line = None
         self._line_ends = ()
-        m = self._memo  # the draft's own: nothing else holds it
-        m.counted = m.picked = m.targets = m.plays = m.playable = None
+        self._memo = Memo()
 
 
 def pending_in_order(s: Position) -> tuple[Pending, ...]:
