@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 # `Draft` becomes a `State`), are made by `object.__new__` (`Tile`, `Laid`) or are
 # frozen dataclasses (`Options`) cannot be native, and measured, their modules run
 # faster interpreted than compiled as non-native classes (docs/engine.md).
-PURE = {"position.py", "state.py", "tiles.py", "options.py"}
+PURE = {"tiles.py", "options.py"}
 
 MODE = os.environ.get("ROUNDHOUSE_ENGINE", "auto")
 if MODE not in ("auto", "compiled", "pure"):

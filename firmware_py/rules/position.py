@@ -186,7 +186,7 @@ class Position:
 
     def draft(self) -> Draft:
         """A copy to build the next position in, with nothing worked out yet."""
-        n = _new(Draft)
+        n = Draft()
         n._bcount = self._bcount
         n._boneyard = self._boneyard
         n._counts = self._counts
@@ -242,7 +242,7 @@ class Draft(Position):
     @classmethod
     def before_first_round(cls, options: Options, players: int, set_size: int) -> Draft:
         """A game with no round dealt yet."""
-        s = _new(cls)
+        s = cls()
         s.options = options
         s.players = players
         s.round = 0
@@ -295,5 +295,3 @@ def pending_in_order(s: Position) -> tuple[Pending, ...]:
         return s._pending[::-1]
     return s._pending
 
-
-_new = object.__new__
