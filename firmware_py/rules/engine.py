@@ -170,7 +170,13 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     hands = s._hands
     if hands is not None:
         hand = hands[seat]
-        i = hand.index(tile)
+        # By identity: `hand.index` compares with `==`, which `Tile`'s ordering sends
+        # through Python's slow comparison slot for every tile before it.
+        i = 0
+        for held_tile in hand:
+            if held_tile is tile:
+                break
+            i += 1
         held = list(hands)
         held[seat] = hand[:i] + hand[i + 1 :]
         n._hands = tuple(held)
