@@ -329,6 +329,21 @@ def say(refusal: str, s: Position) -> IllegalMove:
     return IllegalMove(refusal)
 
 
+# The refusals `draw_refusal` and `pass_refusal` answer with, as module constants (Final:
+# compiled, a C variable each, not a look-up of `say_` and then of the name in it).
+_BONEYARD_EMPTY: Final = say_.BONEYARD_EMPTY
+_CAN_PLAY_NO_DRAW: Final = say_.CAN_PLAY_NO_DRAW
+_CAN_PLAY_NO_PASS: Final = say_.CAN_PLAY_NO_PASS
+_DRAWN_ALREADY: Final = say_.DRAWN_ALREADY
+_DRAW_FIRST: Final = say_.DRAW_FIRST
+_FOLLOW_DOUBLE: Final = say_.FOLLOW_DOUBLE
+_KEEP_DRAWING: Final = say_.KEEP_DRAWING
+_MUST_PLAY_DRAWN: Final = say_.MUST_PLAY_DRAWN
+_NO_FIRST_TURN_DRAW: Final = say_.NO_FIRST_TURN_DRAW
+_PLAYED_PASS: Final = say_.PLAYED_PASS
+_SATISFY_DRAWN: Final = say_.SATISFY_DRAWN
+
+
 def draw_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not draw now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
@@ -336,17 +351,17 @@ def draw_refusal(s: Position, plays: bool) -> str | None:
     seat = s.turn
     assert seat is not None
     if s._bcount == 0:
-        return say_.BONEYARD_EMPTY
+        return _BONEYARD_EMPTY
     if s._laid and not s._owe and not line_unstarted(s, seat):
-        return say_.PLAYED_PASS
+        return _PLAYED_PASS
     known = s._drawn is not None or s._hands is not None
     if s._draws:
         if o.draw != "until_playable" or (known and plays):
-            return say_.DRAWN_ALREADY
+            return _DRAWN_ALREADY
     elif known and o.must_play and plays:
-        return say_.CAN_PLAY_NO_DRAW
+        return _CAN_PLAY_NO_DRAW
     elif no_first_turn_draw(s):
-        return say_.NO_FIRST_TURN_DRAW
+        return _NO_FIRST_TURN_DRAW
     return None
 
 
@@ -392,22 +407,22 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
         # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
         if s._drawn is not None:
             if o.drawn_tile == "must_play":
-                return say_.MUST_PLAY_DRAWN
+                return _MUST_PLAY_DRAWN
             # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier turn lays a
             # drawn tile that satisfies it (the Lithuanian text "Tai turi būti daroma", it must be
             # done; the Greek text "απαιτείται να τοποθετήσει", he is required to lay). While such a
             # double is owed the only ends open are its own, so a drawn tile that plays is one that
             # satisfies it.
             if carried_double(s) is not None:
-                return say_.SATISFY_DRAWN
+                return _SATISFY_DRAWN
         elif o.must_play:
-            return say_.CAN_PLAY_NO_PASS
+            return _CAN_PLAY_NO_PASS
     if not s._bcount or no_first_turn_draw(s):
         return None
     if not s._draws:
         if s._owe:
-            return say_.FOLLOW_DOUBLE
-        return say_.DRAW_FIRST
+            return _FOLLOW_DOUBLE
+        return _DRAW_FIRST
     if known and not plays and o.draw == "until_playable":
-        return say_.KEEP_DRAWING
+        return _KEEP_DRAWING
     return None
