@@ -86,13 +86,13 @@ def check_may_hold(s: Position, seat: int, tile: Tile) -> None:
 
 def carried_double(s: Position) -> Pending | None:
     """The double this seat must satisfy before anything else, if any."""
-    if not s.options.open_double_blocks:
+    if not s._flags.open_double_blocks:
         return None
     turn_no = s._turn_no
     carried = [p for p in s._pending if p.turn_no < turn_no]
     if not carried:
         return None
-    return carried[-1] if s.options.doubles_order == "reverse" else carried[0]
+    return carried[-1] if s._flags.doubles_reverse else carried[0]
 
 
 def _ends(s: Position, index: int) -> list[Target]:
@@ -114,7 +114,7 @@ def double_ends(s: Position, p: Pending) -> list[Target]:
 
 
 def train_first_turn(s: Position, seat: int) -> bool:
-    return not s._first[seat] and s.options.first_turn == "train"
+    return not s._first[seat] and s._flags.first_turn_train
 
 
 def line_unstarted(s: Position, seat: int) -> bool:
@@ -123,12 +123,12 @@ def line_unstarted(s: Position, seat: int) -> bool:
     one that laid nothing: it draws once under `first_turn_draw`, and its turn ends with
     its marker up (satisfying a double uses up neither the draw nor the duty to start)."""
     return (s._laid > 0 and s._line is None and train_first_turn(s, seat)
-            and s.options.readings >= 3)  # before rules version 3: a PASS, no marker
+            and s._flags.readings >= 3)  # before rules version 3: a PASS, no marker
 
 
 def first_own(s: Position) -> Pending:
     own = [p for p in s._pending if p.turn_no == s._turn_no]
-    return own[-1] if s.options.doubles_order == "reverse" else own[0]
+    return own[-1] if s._flags.doubles_reverse else own[0]
 
 
 def targets_now(s: Position) -> Targets:
@@ -151,7 +151,7 @@ def _find_targets(s: Position) -> Targets:
         if carried is not None:
             ends = double_ends(s, carried)
             return ends, "double", ends
-        if s._owe and s.options.double_follow == "on_double":
+        if s._owe and s._flags.double_follow_on_double:
             own = [p for p in s._pending if p.turn_no == s._turn_no]
             if own:
                 return double_ends(s, first_own(s)), "follow", _free_targets(s)[0]
@@ -168,7 +168,7 @@ def _free_targets(s: Position) -> tuple[list[Target], str]:
             if s._trains[s._line].branches:  # only the ends the line's last tile left
                 ends = [t for t in ends if t[3] in s._line_ends]
             return ends, "line"
-        if not s.options.first_turn_elsewhere:
+        if not s._flags.first_turn_elsewhere:
             return _ends(s, seat), "first"
     out: list[Target] = []
     for index, train in enumerate(s._trains):
@@ -198,7 +198,7 @@ def fitting_mask(s: Position) -> int:
     for target in targets:
         plain |= suits[target[2]]
     doubles = 0
-    limit = s.options.doubles_per_turn
+    limit = s._flags.doubles_per_turn
     if limit is None or s._doubles < limit:
         for target in double_targets:
             doubles |= suits[target[2]]
@@ -258,7 +258,7 @@ def _playable(s: Position) -> Playable:
     if tg is None:
         tg = s._memo.targets = _find_targets(s)
     targets, _, double_targets = tg
-    limit = s.options.doubles_per_turn
+    limit = s._flags.doubles_per_turn
     doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
     groups: tuple[tuple[list[Target], int], ...]
     if double_targets is targets:
@@ -347,7 +347,7 @@ _SATISFY_DRAWN: Final = say_.SATISFY_DRAWN
 def draw_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not draw now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
-    o = s.options
+    f = s._flags
     seat = s.turn
     assert seat is not None
     if s._bcount == 0:
@@ -356,9 +356,9 @@ def draw_refusal(s: Position, plays: bool) -> str | None:
         return _PLAYED_PASS
     known = s._drawn is not None or s._hands is not None
     if s._draws:
-        if o.draw != "until_playable" or (known and plays):
+        if not f.draw_until_playable or (known and plays):
             return _DRAWN_ALREADY
-    elif known and o.must_play and plays:
+    elif known and f.must_play and plays:
         return _CAN_PLAY_NO_DRAW
     elif no_first_turn_draw(s):
         return _NO_FIRST_TURN_DRAW
@@ -373,11 +373,11 @@ def no_first_turn_draw(s: Position) -> bool:
     its own train, and there is none."""
     seat = s.turn
     assert seat is not None
-    if s.options.readings < 3:  # the seat that had satisfied a double simply passed
-        return (not s.options.first_turn_draw and train_first_turn(s, seat) and not s._laid
+    if s._flags.readings < 3:  # the seat that had satisfied a double simply passed
+        return (not s._flags.first_turn_draw and train_first_turn(s, seat) and not s._laid
                 and not s._draws and carried_double(s) is None)
     return (
-        not s.options.first_turn_draw
+        not s._flags.first_turn_draw
         and train_first_turn(s, seat)
         and s._line is None
         and not s._draws
@@ -388,7 +388,7 @@ def no_first_turn_draw(s: Position) -> bool:
 def pass_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not pass now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
-    o = s.options
+    f = s._flags
     seat = s.turn
     assert seat is not None
     known = s._drawn is not None or s._hands is not None
@@ -400,13 +400,13 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
         and not s._owe
         and train_first_turn(s, seat)
         and (s._line is not None or (known and plays and not s._draws)
-             or s.options.readings < 3)
+             or s._flags.readings < 3)
     ):
         return None
     if known and plays:
         # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
         if s._drawn is not None:
-            if o.drawn_tile == "must_play":
+            if f.drawn_tile_must_play:
                 return _MUST_PLAY_DRAWN
             # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier turn lays a
             # drawn tile that satisfies it (the Lithuanian text "Tai turi būti daroma", it must be
@@ -415,7 +415,7 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
             # satisfies it.
             if carried_double(s) is not None:
                 return _SATISFY_DRAWN
-        elif o.must_play:
+        elif f.must_play:
             return _CAN_PLAY_NO_PASS
     if not s._bcount or no_first_turn_draw(s):
         return None
@@ -423,6 +423,6 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
         if s._owe:
             return _FOLLOW_DOUBLE
         return _DRAW_FIRST
-    if known and not plays and o.draw == "until_playable":
+    if known and not plays and f.draw_until_playable:
         return _KEEP_DRAWING
     return None

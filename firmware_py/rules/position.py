@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Final, NamedTuple
 
 from firmware_py.rules.actions import MEXICAN, TrainId
+from firmware_py.rules.flags import Flags
 from firmware_py.rules.memo import Memo
 from firmware_py.rules.options import Options
 from firmware_py.rules.tiles import Tile
@@ -57,6 +58,7 @@ class Position:
         "_drawn",
         "_draws",
         "_first",
+        "_flags",
         "_hands",
         "_lacks",
         "_laid",
@@ -91,6 +93,7 @@ class Position:
     )
 
     options: Options
+    _flags: Flags  # the options read on every move, as plain fields
     players: int
     round: int
     phase: Phase
@@ -198,6 +201,7 @@ class Position:
         n._drawn = self._drawn
         n._draws = self._draws
         n._first = self._first
+        n._flags = self._flags
         n._hands = self._hands
         n._lacks = self._lacks
         n._laid = self._laid
@@ -248,6 +252,7 @@ class Draft(Position):
         """A game with no round dealt yet."""
         s = cls()
         s.options = options
+        s._flags = Flags(options)
         s.players = players
         s.round = 0
         s.phase = DEAL

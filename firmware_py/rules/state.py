@@ -77,6 +77,7 @@ def _copied(d: Draft) -> State:
     t._drawn = d._drawn
     t._draws = d._draws
     t._first = d._first
+    t._flags = d._flags
     t._hands = d._hands
     t._lacks = d._lacks
     t._laid = d._laid
