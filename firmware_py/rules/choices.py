@@ -21,6 +21,7 @@ _TILES: Final = set_tiles(18)
 # Bitmasks of tile indexes: the tiles carrying each number, and the doubles.
 SUIT_MASK: Final = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
 _DOUBLES: Final = sum(1 << t.index for t in _TILES if t.is_double)
+_DOUBLE_BLANK: Final = _TILES[0]
 
 
 def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
@@ -30,11 +31,27 @@ def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return tuple(changed)
 
 
+# Each tile's bit and its pips, by tile: compiled, a dictionary look-up by identity is
+# quicker than reading a field of a `Tile`, which stays a Python class.
+_BIT: Final = {t: 1 << t.index for t in _TILES}
+_PIPS: Final = {t: t.pips for t in _TILES}
+
+
 def mask_of(tiles: tuple[Tile, ...]) -> int:
+    bits = _BIT
     m = 0
     for t in tiles:
-        m |= 1 << t.index
+        m |= bits[t]
     return m
+
+
+def hand_score(hand: tuple[Tile, ...], double_blank: int) -> int:
+    """What the tiles left in a hand cost (`Tile.score` of each, summed)."""
+    pips = _PIPS
+    total = 0
+    for t in hand:
+        total += double_blank if t is _DOUBLE_BLANK and double_blank else pips[t]
+    return total
 
 
 def set_mask(set_size: int) -> int:
