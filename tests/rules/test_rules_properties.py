@@ -4,6 +4,7 @@ and a recorded game replays through every intermediate state."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 
@@ -240,5 +241,5 @@ def test_no_state_of_a_game_can_be_changed_and_a_move_leaves_its_state_as_it_was
                 delattr(state, name)
     # Every state still reads as it did when its move was made, after all the later ones.
     assert [json.dumps(state_to_json(s), sort_keys=True) + repr(s) for s in states] == seen
-    for before, after in zip(states[:-1], states[1:], strict=True):
+    for before, after in itertools.pairwise(states):
         assert after is not before
