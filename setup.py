@@ -20,12 +20,12 @@ from setuptools.command.build_py import build_py
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-# The engine's modules left in pure Python: the classes whose instances change class (a
-# `Draft` becomes a `State`), are made by `object.__new__` (`Tile`, `Laid`) or are
-# frozen dataclasses (`Options`) cannot be native, and measured, their modules run
-# faster interpreted than compiled as non-native classes (docs/engine.md). The state's
-# codec builds a `Draft` field by field the same way.
-PURE = {"position.py", "state.py", "tiles.py", "options.py", "statecodec.py"}
+# The engine's modules left in pure Python: classes made by `object.__new__` (`Tile`,
+# `Laid`) or frozen dataclasses checking their own types (`Options`) cannot be native,
+# and measured, their modules run faster interpreted than compiled as non-native classes
+# (docs/engine.md). `Position`, `Draft` and `State` are native: compiled, `apply` copies
+# a draft into a new `State` rather than changing its class.
+PURE = {"tiles.py", "options.py"}
 
 MODE = os.environ.get("ROUNDHOUSE_ENGINE", "auto")
 if MODE not in ("auto", "compiled", "pure"):

@@ -2,6 +2,7 @@
 
     git clone https://github.com/dcrescim/mexican-train /tmp/peer
     python -P benchmarks/engine_peer.py --peer /tmp/peer [--rounds N] [--seed S]
+    python -P benchmarks/engine_peer.py --ours-only [--rounds N] [--seed S]
 
 Both play the same kind of round: four random bots, a double-12 set, 15 tiles a hand,
 from the deal until a seat goes out (our engine: classic rules, which also end a round
@@ -10,6 +11,8 @@ cap of 1,000 turns. Counting the time of those rounds would flatter us, so the f
 figure divides by the peer's time on the rounds it completes; the figure over all its
 rounds is printed beside it. Times are CPU time of this process, one round at a time.
 Goal: 3 times the peer's rounds/s with the pure engine, 10 times compiled.
+`--ours-only` plays only our rounds (no peer needed), for counting instructions:
+benchmarks/README.md runs it under callgrind.
 """
 
 from __future__ import annotations
@@ -73,10 +76,17 @@ def our_rounds(rounds: int, seed: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--peer", type=Path, required=True, help="a checkout of the peer")
+    parser.add_argument("--peer", type=Path, help="a checkout of the peer")
+    parser.add_argument("--ours-only", action="store_true", help="play only our rounds")
     parser.add_argument("--rounds", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.ours_only:
+        spent = our_rounds(args.rounds, args.seed)
+        print(f"ours ({BUILD}): {args.rounds} rounds in {spent:.2f} s of CPU")
+        return
+    if args.peer is None:
+        parser.error("--peer is required (a checkout of the peer), or --ours-only")
     if not (args.peer / "mexican_train" / "mexican_train.py").is_file():
         parser.error(f"{args.peer} holds no mexican_train/mexican_train.py: clone the peer there")
     done_time, done, capped_time, capped = peer_rounds(args.peer, args.rounds, args.seed)

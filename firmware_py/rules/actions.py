@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from firmware_py.rules.errors import BadAction, RulesError, quoted
 from firmware_py.rules.tiles import Tile, digits_hint, is_number
 
-MEXICAN = "mexican"
+MEXICAN: Final = "mexican"
 TrainId = int | str
 # One entry per seat: the tiles dealt (known hands), a count or None (open hands).
 HandSpec = tuple[Tile, ...] | int | None

@@ -5,28 +5,23 @@ Shared by `apply` (engine.py) and the legal view (legal.py), so they cannot disa
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from firmware_py.rules.actions import MEXICAN, Play, TrainId
 from firmware_py.rules.errors import IllegalMove, quoted
-from firmware_py.rules.position import (
-    DEAL,
-    GAME_OVER,
-    Pending,
-    Picked,
-    Playable,
-    Position,
-    Targets,
-)
+from firmware_py.rules.memo import Picked, Playable, Targets
+from firmware_py.rules.position import DEAL, GAME_OVER, Pending, Position
 from firmware_py.rules.tiles import Tile, set_tiles
 from firmware_py.rules.trains import Target
 from roundhouse import refusals as say_
 
 T = TypeVar("T")
-_TILES = set_tiles(18)
+# Final: compiled, a module constant is read as a C variable, not from the module's dict.
+_TILES: Final = set_tiles(18)
 # Bitmasks of tile indexes: the tiles carrying each number, and the doubles.
-SUIT_MASK = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
-_DOUBLES = sum(1 << t.index for t in _TILES if t.is_double)
+SUIT_MASK: Final = [sum(1 << t.index for t in _TILES if t.matches(v)) for v in range(19)]
+_DOUBLES: Final = sum(1 << t.index for t in _TILES if t.is_double)
+_DOUBLE_BLANK: Final = _TILES[0]
 
 
 def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
@@ -36,11 +31,27 @@ def put(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return tuple(changed)
 
 
+# Each tile's bit and its pips, by tile: compiled, a dictionary look-up by identity is
+# quicker than reading a field of a `Tile`, which stays a Python class.
+_BIT: Final = {t: 1 << t.index for t in _TILES}
+_PIPS: Final = {t: t.pips for t in _TILES}
+
+
 def mask_of(tiles: tuple[Tile, ...]) -> int:
+    bits = _BIT
     m = 0
     for t in tiles:
-        m |= 1 << t.index
+        m |= bits[t]
     return m
+
+
+def hand_score(hand: tuple[Tile, ...], double_blank: int) -> int:
+    """What the tiles left in a hand cost (`Tile.score` of each, summed)."""
+    pips = _PIPS
+    total = 0
+    for t in hand:
+        total += double_blank if t is _DOUBLE_BLANK and double_blank else pips[t]
+    return total
 
 
 def set_mask(set_size: int) -> int:
@@ -92,13 +103,13 @@ def check_may_hold(s: Position, seat: int, tile: Tile) -> None:
 
 def carried_double(s: Position) -> Pending | None:
     """The double this seat must satisfy before anything else, if any."""
-    if not s.options.open_double_blocks:
+    if not s._flags.open_double_blocks:
         return None
     turn_no = s._turn_no
     carried = [p for p in s._pending if p.turn_no < turn_no]
     if not carried:
         return None
-    return carried[-1] if s.options.doubles_order == "reverse" else carried[0]
+    return carried[-1] if s._flags.doubles_reverse else carried[0]
 
 
 def _ends(s: Position, index: int) -> list[Target]:
@@ -120,7 +131,7 @@ def double_ends(s: Position, p: Pending) -> list[Target]:
 
 
 def train_first_turn(s: Position, seat: int) -> bool:
-    return not s._first[seat] and s.options.first_turn == "train"
+    return not s._first[seat] and s._flags.first_turn_train
 
 
 def line_unstarted(s: Position, seat: int) -> bool:
@@ -129,12 +140,12 @@ def line_unstarted(s: Position, seat: int) -> bool:
     one that laid nothing: it draws once under `first_turn_draw`, and its turn ends with
     its marker up (satisfying a double uses up neither the draw nor the duty to start)."""
     return (s._laid > 0 and s._line is None and train_first_turn(s, seat)
-            and s.options.readings >= 3)  # before rules version 3: a PASS, no marker
+            and s._flags.readings >= 3)  # before rules version 3: a PASS, no marker
 
 
 def first_own(s: Position) -> Pending:
     own = [p for p in s._pending if p.turn_no == s._turn_no]
-    return own[-1] if s.options.doubles_order == "reverse" else own[0]
+    return own[-1] if s._flags.doubles_reverse else own[0]
 
 
 def targets_now(s: Position) -> Targets:
@@ -157,7 +168,7 @@ def _find_targets(s: Position) -> Targets:
         if carried is not None:
             ends = double_ends(s, carried)
             return ends, "double", ends
-        if s._owe and s.options.double_follow == "on_double":
+        if s._owe and s._flags.double_follow_on_double:
             own = [p for p in s._pending if p.turn_no == s._turn_no]
             if own:
                 return double_ends(s, first_own(s)), "follow", _free_targets(s)[0]
@@ -174,7 +185,7 @@ def _free_targets(s: Position) -> tuple[list[Target], str]:
             if s._trains[s._line].branches:  # only the ends the line's last tile left
                 ends = [t for t in ends if t[3] in s._line_ends]
             return ends, "line"
-        if not s.options.first_turn_elsewhere:
+        if not s._flags.first_turn_elsewhere:
             return _ends(s, seat), "first"
     out: list[Target] = []
     for index, train in enumerate(s._trains):
@@ -204,7 +215,7 @@ def fitting_mask(s: Position) -> int:
     for target in targets:
         plain |= suits[target[2]]
     doubles = 0
-    limit = s.options.doubles_per_turn
+    limit = s._flags.doubles_per_turn
     if limit is None or s._doubles < limit:
         for target in double_targets:
             doubles |= suits[target[2]]
@@ -264,7 +275,7 @@ def _playable(s: Position) -> Playable:
     if tg is None:
         tg = s._memo.targets = _find_targets(s)
     targets, _, double_targets = tg
-    limit = s.options.doubles_per_turn
+    limit = s._flags.doubles_per_turn
     doubles = 0 if limit is not None and s._doubles >= limit else cand & _DOUBLES
     groups: tuple[tuple[list[Target], int], ...]
     if double_targets is targets:
@@ -282,24 +293,27 @@ def _playable(s: Position) -> Playable:
     return playable
 
 
-_NO_PLAYS: Playable = (0, ())
+_NO_PLAYS: Final[Playable] = (0, ())
 
 
 # Plays are interned per (seat, train): a legal view is mostly plays already seen.
-_PLAY_ROWS: dict[tuple[int, TrainId], list[Play | None]] = {}
-_TILE_COUNT = len(_TILES)
+# Keyed by seat and train in one int (`seat << 8 | train`, 255 for the Mexican train: no
+# deal seats 255 players), hashed without a tuple.
+_PLAY_ROWS: Final[dict[int, list[Play | None]]] = {}
+_TILE_COUNT: Final = len(_TILES)
 
 
 def _play(s: Position, seat: int, index: int, branch: int | None, tile_index: int) -> Play:
-    train: TrainId = MEXICAN if index == s.players else index
+    mexican = index == s.players
     if branch is not None:
-        return Play(seat, _TILES[tile_index], train, branch)
-    row = _PLAY_ROWS.get((seat, train))
+        return Play(seat, _TILES[tile_index], MEXICAN if mexican else index, branch)
+    key = seat << 8 | (255 if mexican else index)
+    row = _PLAY_ROWS.get(key)
     if row is None:
-        row = _PLAY_ROWS[seat, train] = [None] * _TILE_COUNT
+        row = _PLAY_ROWS[key] = [None] * _TILE_COUNT
     play = row[tile_index]
     if play is None:
-        play = row[tile_index] = Play(seat, _TILES[tile_index], train)
+        play = row[tile_index] = Play(seat, _TILES[tile_index], MEXICAN if mexican else index)
     return play
 
 
@@ -332,24 +346,39 @@ def say(refusal: str, s: Position) -> IllegalMove:
     return IllegalMove(refusal)
 
 
+# The refusals `draw_refusal` and `pass_refusal` answer with, as module constants (Final:
+# compiled, a C variable each, not a look-up of `say_` and then of the name in it).
+_BONEYARD_EMPTY: Final = say_.BONEYARD_EMPTY
+_CAN_PLAY_NO_DRAW: Final = say_.CAN_PLAY_NO_DRAW
+_CAN_PLAY_NO_PASS: Final = say_.CAN_PLAY_NO_PASS
+_DRAWN_ALREADY: Final = say_.DRAWN_ALREADY
+_DRAW_FIRST: Final = say_.DRAW_FIRST
+_FOLLOW_DOUBLE: Final = say_.FOLLOW_DOUBLE
+_KEEP_DRAWING: Final = say_.KEEP_DRAWING
+_MUST_PLAY_DRAWN: Final = say_.MUST_PLAY_DRAWN
+_NO_FIRST_TURN_DRAW: Final = say_.NO_FIRST_TURN_DRAW
+_PLAYED_PASS: Final = say_.PLAYED_PASS
+_SATISFY_DRAWN: Final = say_.SATISFY_DRAWN
+
+
 def draw_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not draw now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
-    o = s.options
+    f = s._flags
     seat = s.turn
     assert seat is not None
     if s._bcount == 0:
-        return say_.BONEYARD_EMPTY
+        return _BONEYARD_EMPTY
     if s._laid and not s._owe and not line_unstarted(s, seat):
-        return say_.PLAYED_PASS
+        return _PLAYED_PASS
     known = s._drawn is not None or s._hands is not None
     if s._draws:
-        if o.draw != "until_playable" or (known and plays):
-            return say_.DRAWN_ALREADY
-    elif known and o.must_play and plays:
-        return say_.CAN_PLAY_NO_DRAW
+        if not f.draw_until_playable or (known and plays):
+            return _DRAWN_ALREADY
+    elif known and f.must_play and plays:
+        return _CAN_PLAY_NO_DRAW
     elif no_first_turn_draw(s):
-        return say_.NO_FIRST_TURN_DRAW
+        return _NO_FIRST_TURN_DRAW
     return None
 
 
@@ -361,11 +390,11 @@ def no_first_turn_draw(s: Position) -> bool:
     its own train, and there is none."""
     seat = s.turn
     assert seat is not None
-    if s.options.readings < 3:  # the seat that had satisfied a double simply passed
-        return (not s.options.first_turn_draw and train_first_turn(s, seat) and not s._laid
+    if s._flags.readings < 3:  # the seat that had satisfied a double simply passed
+        return (not s._flags.first_turn_draw and train_first_turn(s, seat) and not s._laid
                 and not s._draws and carried_double(s) is None)
     return (
-        not s.options.first_turn_draw
+        not s._flags.first_turn_draw
         and train_first_turn(s, seat)
         and s._line is None
         and not s._draws
@@ -376,7 +405,7 @@ def no_first_turn_draw(s: Position) -> bool:
 def pass_refusal(s: Position, plays: bool) -> str | None:
     """Why the seat to act may not pass now (a refusal for `say`), or None if it may;
     `plays`: whether it has a tile to lay."""
-    o = s.options
+    f = s._flags
     seat = s.turn
     assert seat is not None
     known = s._drawn is not None or s._hands is not None
@@ -388,29 +417,29 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
         and not s._owe
         and train_first_turn(s, seat)
         and (s._line is not None or (known and plays and not s._draws)
-             or s.options.readings < 3)
+             or s._flags.readings < 3)
     ):
         return None
     if known and plays:
         # `must_play` is about drawing: a tile just drawn is `drawn_tile`'s alone.
         if s._drawn is not None:
-            if o.drawn_tile == "must_play":
-                return say_.MUST_PLAY_DRAWN
+            if f.drawn_tile_must_play:
+                return _MUST_PLAY_DRAWN
             # Core rule 9 before `drawn_tile`: a seat owing a double left by an earlier turn lays a
             # drawn tile that satisfies it (the Lithuanian text "Tai turi būti daroma", it must be
             # done; the Greek text "απαιτείται να τοποθετήσει", he is required to lay). While such a
             # double is owed the only ends open are its own, so a drawn tile that plays is one that
             # satisfies it.
             if carried_double(s) is not None:
-                return say_.SATISFY_DRAWN
-        elif o.must_play:
-            return say_.CAN_PLAY_NO_PASS
+                return _SATISFY_DRAWN
+        elif f.must_play:
+            return _CAN_PLAY_NO_PASS
     if not s._bcount or no_first_turn_draw(s):
         return None
     if not s._draws:
         if s._owe:
-            return say_.FOLLOW_DOUBLE
-        return say_.DRAW_FIRST
-    if known and not plays and o.draw == "until_playable":
-        return say_.KEEP_DRAWING
+            return _FOLLOW_DOUBLE
+        return _DRAW_FIRST
+    if known and not plays and f.draw_until_playable:
+        return _KEEP_DRAWING
     return None

@@ -25,9 +25,10 @@ from firmware_py.rules.choices import (
     train_index,
 )
 from firmware_py.rules.errors import BadAction, IllegalMove, quoted
+from firmware_py.rules.memo import Memo
 from firmware_py.rules.position import PLAY, Draft, Pending, Position
 from firmware_py.rules.rounds import finish_round, reveal, start_round
-from firmware_py.rules.tiles import Tile, laid_against
+from firmware_py.rules.tiles import _LAID, Tile
 from firmware_py.rules.trains import Path, Target, Train
 from roundhouse import refusals as say_
 
@@ -78,7 +79,7 @@ def _play(s: Position, a: Play) -> Draft:
     if drawn is not None and tile is not drawn:
         raise IllegalMove(say_.ONLY_DRAWN, seat=seat, tile=drawn)
     if tile.is_double:
-        limit = s.options.doubles_per_turn
+        limit = s._flags.doubles_per_turn
         if limit is not None and s._doubles >= limit:
             raise IllegalMove(say_.DOUBLES_LIMIT, n=limit)
     if train == MEXICAN:
@@ -135,7 +136,7 @@ def _refuse_target(
 
 
 def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
-    o = s.options
+    f = s._flags
     index, _, _, path = target
     n = s.draft()
     trains = list(s._trains)
@@ -145,17 +146,18 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     # from its first tile.
     opened = index == s.players or (train.open and index != seat)
     if path or train.branches:
-        new = train.lay(path, tile, o.chicken_foot)
+        new = train.lay(path, tile, f.chicken_foot)
         if new.open != opened:
             new = new.with_open(opened)
     else:
         new = Train(
             train.owner,
             train.start,
-            (*train.tiles, laid_against(tile, train.open_end)),
+            # `laid_against(tile, train.open_end)`, inlined.
+            (*train.tiles, _LAID[tile.index * 2 + (train.open_end != tile.high)]),
             opened,
             tuple(Train(train.owner, tile.high) for _ in range(3))
-            if double and o.chicken_foot
+            if double and f.chicken_foot
             else (),
         )
     # Tuples with one item replaced, written out: this is the engine's hottest path.
@@ -168,7 +170,13 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     hands = s._hands
     if hands is not None:
         hand = hands[seat]
-        i = hand.index(tile)
+        # By identity: `hand.index` compares with `==`, which `Tile`'s ordering sends
+        # through Python's slow comparison slot for every tile before it.
+        i = 0
+        for held_tile in hand:
+            if held_tile is tile:
+                break
+            i += 1
         held = list(hands)
         held[seat] = hand[:i] + hand[i + 1 :]
         n._hands = tuple(held)
@@ -186,12 +194,12 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
     if double:
         pending = (*pending, Pending(index, path, tile, s._turn_no))
         n._doubles = s._doubles + 1
-    if pending and o.dead_double_releases:
+    if pending and f.dead_double_releases:
         pending = _alive(n, pending)
     n._pending = pending
     n._passes = 0
     n._laid = s._laid + 1
-    train_first = train_first_turn(s, seat)
+    train_first = not s._first[seat] and f.first_turn_train  # `train_first_turn`
     # A first-turn train owes nothing for its doubles (the Lithuanian text: follow-ups from the
     # second turn).
     owe = n._owe = double and not train_first
@@ -202,9 +210,9 @@ def _lay(s: Position, seat: int, tile: Tile, target: Target, why: str) -> Draft:
             n._line = index
         # The line goes on from its last tile; a chicken-foot double grows three ends and the line
         # takes one of them (docs/rules.md, "The options", `first_turn`: "one connected line").
-        n._line_ends = tuple((*path, k) for k in range(3)) if double and o.chicken_foot else (path,)
+        n._line_ends = tuple((*path, k) for k in range(3)) if double and f.chicken_foot else (path,)
     if not left:
-        if owe and not o.last_double_ends_round:
+        if owe and not f.last_double_ends_round:
             return n  # still owes its double: it draws, or passes with nothing left
         return _went_out(n, seat)
     if double or train_first:
@@ -262,14 +270,22 @@ def _end_turn(n: Draft, marker_up: bool) -> Draft:
     if marker_up and not n._trains[seat].open:
         trains = n._trains
         n._trains = put(trains, seat, trains[seat].with_open(True))
-    if not n._first[seat]:
-        n._first = put(n._first, seat, True)
-    n.new_turn()
+    first = n._first
+    if not first[seat]:
+        firsts = list(first)
+        firsts[seat] = True
+        n._first = tuple(firsts)
+    # `n.new_turn()`, inlined: a turn ends on most moves.
+    n._laid = n._doubles = n._draws = 0
+    n._owe = False
+    n._drawn = n._line = None
+    n._line_ends = ()
+    n._memo = Memo()
     n._turn_no += 1
     n.turn = (seat + 1) % n.players
     if n.went_out is not None and all(n._first):
         return finish_round(n, blocked=False)
-    if n._passes >= n.players and (n.options.readings < 3 or not _someone_can_play(n)):
+    if n._passes >= n.players and (n._flags.readings < 3 or not _someone_can_play(n)):
         return finish_round(n, blocked=True)
     return n
 
@@ -381,7 +397,7 @@ def _pass(s: Position, a: Pass) -> Draft:
     n = s.draft()
     if (
         s._hands is None
-        and s.options.must_play
+        and s._flags.must_play
         and not s._draws
         and not (s._laid and not s._owe and train_first_turn(s, seat))
     ):
@@ -390,7 +406,7 @@ def _pass(s: Position, a: Pass) -> Draft:
         n._lacks = put(s._lacks, seat, s._lacks[seat] | fitting_mask(s))
     # A seat that keeps a drawn tile it may play (`drawn_tile: may_play`) can still play:
     # its pass does not count towards a blocked round.
-    declined = plays and s._draws > 0 and s.options.drawn_tile == "may_play"
+    declined = plays and s._draws > 0 and s._flags.drawn_tile_may_play
     # A first-turn seat that satisfied a carried double and could go on but stops there
     # has not shown it cannot start its train: no marker.
     stopped = line_unstarted(s, seat) and plays and not s._draws and s._hands is not None
@@ -421,7 +437,7 @@ def _opens_a_play(n: Draft, seat: int) -> bool:
     blocked while a seat can still play (docs/rules.md, core rule 10). With open hands a seat
     may hold any tile not seen elsewhere, except those it showed it lacks by passing on
     them under `must_play`. A pending double that blocks every train opens nothing."""
-    if n._pending and n.options.open_double_blocks:
+    if n._pending and n._flags.open_double_blocks:
         return False
     suits = 0
     for target in n._trains[seat].targets(seat):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Final
 
 from firmware_py.rules.actions import Action, Draw, Pass
 from firmware_py.rules.choices import (
+    _playable,
     draw_refusal,
     pass_refusal,
     play_at,
-    play_count,
     plays_now,
 )
 from firmware_py.rules.engine import apply
@@ -83,7 +84,7 @@ def _count(s: Position) -> tuple[int, tuple[Action, ...]]:
             if s._bcount:
                 extra = (_DRAWS[seat],)
         else:
-            plays = play_count(s)
+            plays = (s._memo.playable or _playable(s))[0]  # `play_count`, inlined
             if draw_refusal(s, plays > 0) is None:
                 extra = (_DRAWS[seat],)
             if pass_refusal(s, plays > 0) is None:
@@ -94,8 +95,8 @@ def _count(s: Position) -> tuple[int, tuple[Action, ...]]:
 
 # One DRAW and one PASS per seat, shared by every view (no deal seats more players than
 # a double-18 set has tiles).
-_DRAWS = tuple(Draw(seat) for seat in range(190))
-_PASSES = tuple(Pass(seat) for seat in range(190))
+_DRAWS: Final = tuple(Draw(seat) for seat in range(190))
+_PASSES: Final = tuple(Pass(seat) for seat in range(190))
 
 
 def legal_actions(state: Position) -> LegalActions:

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Final, NamedTuple
 
 from firmware_py.rules.actions import MEXICAN, TrainId
+from firmware_py.rules.flags import Flags
+from firmware_py.rules.memo import Memo
 from firmware_py.rules.options import Options
 from firmware_py.rules.tiles import Tile
-from firmware_py.rules.trains import Path, Target, Train
-
-if TYPE_CHECKING:
-    from firmware_py.rules.actions import Action, Play
+from firmware_py.rules.trains import Path, Train
 
 
 class Phase(StrEnum):
@@ -31,16 +30,12 @@ class Phase(StrEnum):
 
 
 # The phases by name: a module constant is read many times quicker than an enum's member
-# through its class, and the rules compare phases on every move.
-DEAL, PLAY, ROUND_OVER, GAME_OVER = Phase
-
-
-# How many plays the seat to act has, and where: (targets, bitmask of tiles) pairs.
-Playable = tuple[int, tuple[tuple[list[Target], int], ...]]
-# A play the legal view built, where it goes and why only there: `apply` lays it unchecked.
-Picked = tuple["Play", Target, str]
-# Where the seat to act may lay a tile, why only there, and where a double may go.
-Targets = tuple[list[Target], str, list[Target]]
+# through its class, and the rules compare phases on every move (Final: compiled, each is
+# a C variable).
+DEAL: Final = Phase.DEAL
+PLAY: Final = Phase.PLAY
+ROUND_OVER: Final = Phase.ROUND_OVER
+GAME_OVER: Final = Phase.GAME_OVER
 
 
 class Pending(NamedTuple):
@@ -50,24 +45,6 @@ class Pending(NamedTuple):
     path: Path
     tile: Tile
     turn_no: int
-
-
-class Memo:
-    """What the rules work out about one position on first use, shared by its legal views
-    and by `apply`. Derived values only, so keeping them changes nothing a caller sees.
-    Plain values too: a view refers to its state, and a cycle would leave every state to
-    the garbage collector instead of freeing it when the last reference goes."""
-
-    __slots__ = ("counted", "picked", "playable", "plays", "targets")
-
-    counted: tuple[int, tuple[Action, ...]] | None  # how many plays; the DRAW, PASS allowed
-    picked: Picked | None
-    targets: Targets | None
-    plays: list[Play] | None
-    playable: Playable | None
-
-    def forget(self) -> None:
-        self.counted = self.picked = self.targets = self.plays = self.playable = None
 
 
 class Position:
@@ -81,6 +58,7 @@ class Position:
         "_drawn",
         "_draws",
         "_first",
+        "_flags",
         "_hands",
         "_lacks",
         "_laid",
@@ -115,6 +93,7 @@ class Position:
     )
 
     options: Options
+    _flags: Flags  # the options read on every move, as plain fields
     players: int
     round: int
     phase: Phase
@@ -214,7 +193,7 @@ class Position:
 
     def draft(self) -> Draft:
         """A copy to build the next position in, with nothing worked out yet."""
-        n = _new(Draft)
+        n = Draft()
         n._bcount = self._bcount
         n._boneyard = self._boneyard
         n._counts = self._counts
@@ -222,15 +201,14 @@ class Position:
         n._drawn = self._drawn
         n._draws = self._draws
         n._first = self._first
+        n._flags = self._flags
         n._hands = self._hands
         n._lacks = self._lacks
         n._laid = self._laid
         n._line = self._line
         n._line_ends = self._line_ends
         n._masks = self._masks
-        # Cleared in place, here and in new_turn, not by a method: the busiest path.
-        n._memo = m = _new(Memo)
-        m.counted = m.picked = m.targets = m.plays = m.playable = None
+        n._memo = Memo()
         n._named = self._named
         n._out = self._out
         n._owe = self._owe
@@ -272,8 +250,9 @@ class Draft(Position):
     @classmethod
     def before_first_round(cls, options: Options, players: int, set_size: int) -> Draft:
         """A game with no round dealt yet."""
-        s = _new(cls)
+        s = cls()
         s.options = options
+        s._flags = Flags(options)
         s.players = players
         s.round = 0
         s.phase = DEAL
@@ -303,7 +282,7 @@ class Draft(Position):
         s._revealed = (None,) * players
         s._starter0 = None
         s._turn_no = 0
-        s._memo = _new(Memo)
+        s._memo = Memo()
         s.new_turn()
         return s
 
@@ -316,8 +295,7 @@ class Draft(Position):
         self._drawn = None
         self._line = None
         self._line_ends = ()
-        m = self._memo  # the draft's own: nothing else holds it
-        m.counted = m.picked = m.targets = m.plays = m.playable = None
+        self._memo = Memo()
 
 
 def pending_in_order(s: Position) -> tuple[Pending, ...]:
@@ -326,5 +304,3 @@ def pending_in_order(s: Position) -> tuple[Pending, ...]:
         return s._pending[::-1]
     return s._pending
 
-
-_new = object.__new__

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from firmware_py.rules.actions import Reveal, StartRound
-from firmware_py.rules.choices import check_may_hold, mask_of, not_in_play, put, set_mask
+from firmware_py.rules.choices import (
+    check_may_hold,
+    hand_score,
+    mask_of,
+    not_in_play,
+    put,
+    set_mask,
+)
 from firmware_py.rules.errors import BadAction, IllegalMove
 from firmware_py.rules.options import Options
 from firmware_py.rules.position import GAME_OVER, PLAY, ROUND_OVER, Draft, Position
@@ -26,7 +33,7 @@ def finish_round(n: Draft, blocked: bool) -> Draft:
     n.new_turn()
     if n._hands is not None:
         blank = n.options.double_blank
-        return _score(n, tuple(sum(t.score(blank) for t in hand) for hand in n._hands))
+        return _score(n, tuple(hand_score(hand, blank) for hand in n._hands))
     n.awaiting_reveal = tuple(seat for seat, c in enumerate(n._counts) if c)
     if not n.awaiting_reveal:
         return _score(n, (0,) * n.players)

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from firmware_py.rules.errors import RulesError
+from firmware_py.rules.flags import Flags
 from firmware_py.rules.options import Options
 from firmware_py.rules.position import Draft, Memo, Pending, Phase, Position
 from firmware_py.rules.state import State, freeze
@@ -26,9 +27,11 @@ from firmware_py.rules.trains import Train
 
 STATE_SCHEMA = 1
 
-# Every field of a position, as stored. Not the options (the game's own are given) nor
-# the memo of worked-out values (derived: a state read back works them out again).
-FIELDS = tuple(sorted(name for name in Position.__slots__ if name not in ("_memo", "options")))
+# Every field of a position, as stored. Not the options (the game's own are given), nor
+# what is derived from them or worked out from the rest (the flags the rules read on
+# every move, the memo: a state read back works them out again).
+FIELDS = tuple(sorted(name for name in Position.__slots__
+                      if name not in ("_flags", "_memo", "options")))
 
 _TILES = set_tiles(18)
 _PHASES = {phase.value: phase for phase in Phase}
@@ -234,13 +237,12 @@ def state_from_stored(stored: object, options: Options) -> State:
         have = sorted(stored) if isinstance(stored, dict) else stored
         raise StateUnreadable(f"stored state: not the fields of schema {STATE_SCHEMA} "
                               f"({str(have)[:60]})")
-    draft = object.__new__(Draft)
+    draft = Draft()
     draft.options = options
+    draft._flags = Flags(options)
     for name, read in _READERS.items():
-        object.__setattr__(draft, name, read(stored[name], name))
-    memo = object.__new__(Memo)
-    memo.forget()
-    draft._memo = memo
+        setattr(draft, name, read(stored[name], name))
+    draft._memo = Memo()
     players = draft.players
     if not 2 <= players <= 16 or any(
             len(getattr(draft, name)) != players

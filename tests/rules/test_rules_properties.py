@@ -4,9 +4,11 @@ and a recorded game replays through every intermediate state."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -217,3 +219,27 @@ def test_a_round_is_blocked_only_when_no_seat_holds_a_tile_that_plays(game):
             ends = _ends_open_to(state, seat)
             held = state.hands[seat] or ()
             assert not [t for t in held if t.high in ends or t.low in ends], (seat, ends)
+
+
+# Every field a state holds, the engine's own ones too: none may be set or deleted from
+# outside, in either build (compiled, a finished move's fields are copied into the state).
+FIELDS = ("turn", "phase", "scores", "options", "_trains", "_hands", "_counts", "_memo",
+          "_flags", "_table", "no_such_field")
+
+
+@SETTINGS
+@given(games)
+def test_no_state_of_a_game_can_be_changed_and_a_move_leaves_its_state_as_it_was(game):
+    _, _, _, states = _game(*game)
+    seen = [json.dumps(state_to_json(s), sort_keys=True) + repr(s) for s in states]
+    for state in states[:: max(1, len(states) // 8)]:
+        assert isinstance(state, State)
+        for name in FIELDS:
+            with pytest.raises(AttributeError):
+                setattr(state, name, None)
+            with pytest.raises(AttributeError):
+                delattr(state, name)
+    # Every state still reads as it did when its move was made, after all the later ones.
+    assert [json.dumps(state_to_json(s), sort_keys=True) + repr(s) for s in states] == seen
+    for before, after in itertools.pairwise(states):
+        assert after is not before
