@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 from firmware_py.rules.errors import RulesError
 from firmware_py.rules.flags import Flags
 from firmware_py.rules.options import Options
-from firmware_py.rules.position import Draft, Memo, Pending, Phase, Position
+from firmware_py.rules.memo import Memo
+from firmware_py.rules.position import Draft, Pending, Phase, Position
 from firmware_py.rules.state import State, freeze
 from firmware_py.rules.tiles import Laid, Tile, set_tiles
 from firmware_py.rules.trains import Train

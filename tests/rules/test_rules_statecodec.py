@@ -26,6 +26,7 @@ from firmware_py.rules import (
     state_to_json,
     state_to_stored,
 )
+from firmware_py.rules.flags import Flags
 from firmware_py.rules.position import Position
 from firmware_py.rules.statecodec import FIELDS
 from firmware_py.rules.trains import Train
@@ -53,6 +54,8 @@ def same(a: object, b: object, where: str = "state") -> None:
         for name in FIELDS:
             same(getattr(a, name), getattr(b, name), f"{where}.{name}")
         assert a.options is b.options
+        assert [getattr(a._flags, f) for f in Flags.__slots__] == [
+            getattr(b._flags, f) for f in Flags.__slots__]
     else:
         assert a == b, (where, a, b)
 
@@ -63,7 +66,8 @@ def read_back(state: State) -> State:
 
 
 def test_every_field_of_a_position_is_stored():
-    assert set(FIELDS) == set(Position.__slots__) - {"_memo", "options"}
+    # All but the options (the game's own), the flags drawn from them and the memo.
+    assert set(FIELDS) == set(Position.__slots__) - {"_flags", "_memo", "options"}
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
