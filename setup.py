@@ -24,8 +24,9 @@ sys.path.insert(0, str(ROOT))
 # `Laid`) or frozen dataclasses checking their own types (`Options`) cannot be native,
 # and measured, their modules run faster interpreted than compiled as non-native classes
 # (docs/engine.md). `Position`, `Draft` and `State` are native: compiled, `apply` copies
-# a draft into a new `State` rather than changing its class.
-PURE = {"tiles.py", "options.py"}
+# a draft into a new `State` rather than changing its class. The state's codec, run once
+# at a resume, reads a position's fields by name from its class (`__slots__`).
+PURE = {"tiles.py", "options.py", "statecodec.py"}
 
 MODE = os.environ.get("ROUNDHOUSE_ENGINE", "auto")
 if MODE not in ("auto", "compiled", "pure"):
