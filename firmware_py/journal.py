@@ -36,7 +36,7 @@ import sqlite3
 import stat
 import threading
 import urllib.parse
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,6 +107,10 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # finished games archived, the journal it reads before READY holds a game or two; the
 # archive gets the same check from the archiving, after READY.
 START_CHECK = "integrity_check"
+# How many of SQLite's virtual machine steps go between two calls of the check's progress
+# handler (whether the archive's check is to end, whether systemd is to be told the start
+# goes on): a fraction of a millisecond.
+CHECK_STEPS = 10_000
 # The archiving compacts the live file once its free pages (the games moved out) are
 # more than half of it and at least this many bytes.
 COMPACT_BYTES = 8 * 1024 * 1024
@@ -287,10 +291,14 @@ class Journal:
 
     def __init__(self, path: Path, *, move_aside: bool = False, check: bool = False,
                  read_only: bool = False, archive: bool = True,
-                 interrupt: threading.Event | None = None) -> None:
+                 interrupt: threading.Event | None = None,
+                 working: Callable[[], None] | None = None) -> None:
         self.path = path
         # Set, it ends the check of a file opened for writing (the archive's, at a stop).
         self._interrupt = interrupt
+        # Called every `CHECK_STEPS` steps of SQLite's while the file is checked (the
+        # service tells systemd that its start goes on: `notify.still_starting`).
+        self._working = working
         self.read_only = read_only
         # The archive of finished games beside it (None: this file is an archive).
         self.archive_path: Path | None = beside(path, ARCHIVE_SUFFIX) if archive else None
@@ -448,9 +456,15 @@ class Journal:
         except sqlite3.Error as err:
             raise self._failed(err, "cannot open the journal") from None
         try:
-            if self._interrupt is not None:
-                stop = self._interrupt
-                db.set_progress_handler(lambda: int(stop.is_set()), 10_000)
+            stop, working = self._interrupt, self._working if check else None
+            if stop is not None or working is not None:
+
+                def progress() -> int:
+                    if working is not None:
+                        working()
+                    return int(stop is not None and stop.is_set())
+
+                db.set_progress_handler(progress, CHECK_STEPS)
             self._recognise(db, check=check)
             db.set_progress_handler(None, 0)
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
