@@ -231,13 +231,17 @@ def precompile(python: str) -> None:
     subprocess.run([python, "-c", PRECOMPILE], check=True, cwd="/")
 
 
-def prepare(folder: Path, games: int) -> None:
-    """Outside the emulation: a journal of `games` finished 13-round games."""
+def prepare(folder: Path, games: int, archive: bool = True) -> None:
+    """Outside the emulation: a journal of `games` finished 13-round games; with
+    `archive`, all but the newest moved into its archive, as a service that has run
+    keeps them (without, as the first start after an upgrade finds them)."""
     sys.path.insert(0, str(HERE))
-    from service_start import played_game, stored
+    from service_start import archived, played_game, stored
 
     played = played_game(folder)
     target, _ = stored(folder, played, games)
+    if archive:
+        archived(target)
     target.rename(folder / "stored")
 
 
@@ -254,7 +258,7 @@ class Row:
 
 
 def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
-            python: str, only: Sequence[str] = ()) -> list[Row]:
+            python: str, only: Sequence[str] = (), archived: bool = True) -> list[Row]:
     def figures(name: str, fsync_ms: int = FSYNC_MS) -> dict[str, float]:
         done = emulation.run([python, __file__, "--worker", name, "--folder", str(folder),
                               "--rounds", str(rounds)], fsync_ms, check=True,
@@ -277,7 +281,8 @@ def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
         rows.append(Row("start -> READY", start["median"],
                         f"median {start['median']:.0f} ms, worst {start['worst']:.0f} ms",
                         "<= 500 ms", start["median"] <= 500))
-        rows.append(Row(f"start after an unclean stop ({games} games)", start["unclean"],
+        stored = f"{games} games, {'all but one archived' if archived else 'none archived'}"
+        rows.append(Row(f"start after an unclean stop ({stored})", start["unclean"],
                         f"{start['unclean']:.0f} ms", "<= 2,000 ms",
                         start["unclean"] <= 2000))
     if wanted("resume"):
@@ -316,6 +321,10 @@ def main() -> None:
     parser.add_argument("--profile", choices=[*PROFILES, "both"], default="both")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the latency game")
     parser.add_argument("--games", type=int, default=100, help="games in the journal")
+    parser.add_argument("--unarchived", action="store_true",
+                        help="keep every game in the journal itself, none archived (as the "
+                             "first start after upgrading from a version without the "
+                             "archive finds it)")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter of the measurements (another venv's, say)")
     parser.add_argument("--only", action="append", choices=FIGURES, default=[],
@@ -334,7 +343,7 @@ def main() -> None:
             shim = build_shim(folder)
             if not args.run:
                 precompile(os.path.abspath(args.python))
-                prepare(folder, args.games)
+                prepare(folder, args.games, archive=not args.unarchived)
             for profile in profiles:
                 quota = Quota(PROFILES[profile])
                 try:
@@ -344,7 +353,8 @@ def main() -> None:
                         emulation.run(args.run, FSYNC_MS, check=False)
                     else:
                         rows = measure(emulation, folder, args.rounds, args.games,
-                                       os.path.abspath(args.python), args.only)
+                                       os.path.abspath(args.python), args.only,
+                                       archived=not args.unarchived)
                         print_table(profile, quota, rows)
                 finally:
                     quota.remove()

@@ -43,7 +43,7 @@ from firmware_py.config import example_config
 from firmware_py.daemon import Service
 from firmware_py.entries import Undo, entry_from_json
 from firmware_py.game import Game
-from firmware_py.journal import snapshot_digest
+from firmware_py.journal import Journal, snapshot_digest
 from firmware_py.notify import Notifier
 from firmware_py.snapshots import ends_round, snapshot_text
 
@@ -126,6 +126,16 @@ def stored(folder: Path, played: Path, games: int) -> tuple[Path, int]:
     entries = db.execute("SELECT COUNT(*) FROM entries WHERE game_id = 1").fetchone()[0]
     db.close()
     return target, int(entries)
+
+
+def archived(folder: Path) -> None:
+    """Move the finished games of `folder`'s journal but the newest into its archive, as
+    a service that has run since the archive came does after READY."""
+    journal = Journal(folder / "table.db")
+    try:
+        journal.archive_finished()
+    finally:
+        journal.close()
 
 
 def ready_times(folder: Path) -> tuple[list[float], float]:

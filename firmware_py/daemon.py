@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from firmware_py.cli import collection_paused
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.journal import Journal
-from firmware_py.notify import Notifier
+from firmware_py.notify import Notifier, still_starting
 from hardware import HardwareError
 from roundhouse.errors import RoundhouseError
 from roundhouse.view import View
@@ -384,8 +384,13 @@ class Service:
                     _remove(made)
 
             opened.callback(forget_a_failed_start)
+            # A large journal (the first start after upgrading from a version without
+            # the archive) may take its check past the unit's TimeoutStartSec: systemd
+            # is told the start goes on while the check works.
+            working = still_starting(self.notifier,
+                                     f"checking the journal {self.config.database}")
             self.journal = Journal(self.config.database, move_aside=self.move_aside,
-                                   check=self.check_journal)
+                                   check=self.check_journal, working=working)
             opened.callback(self.journal.close)
             if self.journal.moved_to is not None:
                 log.warning("the unreadable journal was moved to %s; starting fresh",

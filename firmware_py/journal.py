@@ -36,7 +36,7 @@ import sqlite3
 import stat
 import threading
 import urllib.parse
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -107,6 +107,10 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # finished games archived, the journal it reads before READY holds a game or two; the
 # archive gets the same check from the archiving, after READY.
 START_CHECK = "integrity_check"
+# How many of SQLite's virtual machine steps go between two calls of the check's progress
+# handler (whether the archive's check is to end, whether systemd is to be told the start
+# goes on): a fraction of a millisecond.
+CHECK_STEPS = 10_000
 # The archiving compacts the live file once its free pages (the games moved out) are
 # more than half of it and at least this many bytes.
 COMPACT_BYTES = 8 * 1024 * 1024
@@ -166,6 +170,21 @@ def snapshot_digest(entries: Iterable[str], snapshot: str) -> str:
     digest = _entries_digest(entries)
     digest.update(snapshot.encode())
     return str(digest.hexdigest())
+
+
+def _agreeing(row: tuple[Any, ...], texts: list[Any]) -> tuple[Snapshot, Any] | str:
+    """A stored snapshot (`row`: its seq, digest and text) and the running digest of the
+    entries it follows (`texts`, those up to its seq, in order) if its digest agrees with
+    them; else why not: "missing" (an entry it names is not there) or "disagrees"."""
+    seq, digest, text = row
+    if not isinstance(text, str) or not isinstance(seq, int) or len(texts) != seq:
+        return "missing"
+    running = _entries_digest(str(t) for t in texts)
+    check = running.copy()
+    check.update(text.encode())
+    if check.hexdigest() != digest:
+        return "disagrees"
+    return Snapshot(seq, text), running
 
 
 def _entries_digest(entries: Iterable[str]) -> Any:
@@ -257,7 +276,7 @@ class Journal:
     start: benchmarks/journal_check.py measures it; the archive's is checked when the
     archiving first opens it, `archive_finished`) and decodes every game's description
     and result and every entry of the games a start replays (the unfinished ones and the
-    newest). A file that fails is refused with one line, and the refusal holds (a
+    newest; of a game with a sound snapshot, the entries after it). A file that fails is refused with one line, and the refusal holds (a
     `NAME.refused` file beside it) until a person acts: `move_aside=True`, or a file
     put in its place (restored, repaired, or removed for a fresh start). `unclean` says
     whether the last service stopped without closing the journal: SQLite removes its
@@ -272,10 +291,14 @@ class Journal:
 
     def __init__(self, path: Path, *, move_aside: bool = False, check: bool = False,
                  read_only: bool = False, archive: bool = True,
-                 interrupt: threading.Event | None = None) -> None:
+                 interrupt: threading.Event | None = None,
+                 working: Callable[[], None] | None = None) -> None:
         self.path = path
         # Set, it ends the check of a file opened for writing (the archive's, at a stop).
         self._interrupt = interrupt
+        # Called every `CHECK_STEPS` steps of SQLite's while the file is checked (the
+        # service tells systemd that its start goes on: `notify.still_starting`).
+        self._working = working
         self.read_only = read_only
         # The archive of finished games beside it (None: this file is an archive).
         self.archive_path: Path | None = beside(path, ARCHIVE_SUFFIX) if archive else None
@@ -285,6 +308,9 @@ class Journal:
         self.archive_moved_to: Path | None = None
         self._reader: Journal | None = None
         self._writer: Journal | None = None
+        # The snapshots the open found to agree with their games' entries, with the
+        # running digest of those entries (`_decode_started`); any write forgets them.
+        self._checked: dict[int, tuple[Snapshot, Any]] = {}
         # Readers another thread may still hold, closed with the journal.
         self._retired: list[Journal] = []
         self._archiving: threading.Thread | None = None
@@ -430,9 +456,15 @@ class Journal:
         except sqlite3.Error as err:
             raise self._failed(err, "cannot open the journal") from None
         try:
-            if self._interrupt is not None:
-                stop = self._interrupt
-                db.set_progress_handler(lambda: int(stop.is_set()), 10_000)
+            stop, working = self._interrupt, self._working if check else None
+            if stop is not None or working is not None:
+
+                def progress() -> int:
+                    if working is not None:
+                        working()
+                    return int(stop is not None and stop.is_set())
+
+                db.set_progress_handler(progress, CHECK_STEPS)
             self._recognise(db, check=check)
             db.set_progress_handler(None, 0)
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -569,18 +601,38 @@ class Journal:
                                "journaled in it); --db names another")
 
     def _decode_started(self, db: sqlite3.Connection) -> None:
-        """Every game's description and result, and every entry of the games a start
-        replays, decode: one that does not is damage, named by game and entry."""
+        """Every game's description and result, and the entries of the games a start
+        replays, decode: one that does not is damage, named by game and entry. Of a game
+        whose snapshot agrees with its entries (`snapshot_digest`), only the entries after
+        the snapshot are decoded, the ones a start replays: those before it are the very
+        texts the snapshot was written after (their digest says so), and whoever reads
+        them (an undo back past the snapshot, `export`) decodes them then. The snapshot
+        found is kept for `snapshot`, which then reads nothing again."""
         for game_id, meta, result in db.execute("SELECT id, meta, result FROM games"):
             self._decode(meta, game_id)
             if result is not None:
                 self._decode(result, game_id, "its result")
         replayed = db.execute("SELECT id FROM games WHERE finished IS NULL "
                               "UNION SELECT MAX(id) FROM games").fetchall()
+        kept = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                          "AND name = 'snapshots'").fetchone()
         for (game_id,) in replayed:
-            for seq, text in db.execute("SELECT seq, entry FROM entries WHERE game_id = ? "
-                                        "ORDER BY seq", (game_id,)):
-                self._decode(text, game_id, f"entry {seq}")
+            if game_id is None:
+                continue
+            rows = db.execute("SELECT seq, entry FROM entries WHERE game_id = ? "
+                              "ORDER BY seq", (game_id,)).fetchall()
+            covered = 0
+            row = kept and db.execute("SELECT seq, digest, snapshot FROM snapshots "
+                                      "WHERE game_id = ?", (game_id,)).fetchone()
+            if row:
+                last = row[0] if isinstance(row[0], int) else -1
+                agreed = _agreeing(row, [text for seq, text in rows if seq <= last])
+                if not isinstance(agreed, str):
+                    self._checked[game_id] = agreed
+                    covered = agreed[0].seq
+            for seq, text in rows:
+                if seq > covered:
+                    self._decode(text, game_id, f"entry {seq}")
 
     def _decode(self, text: object, game_id: int, what: str = "its description") -> Any:
         """A stored JSON object; `JournalDamaged` naming game and entry if it is not one."""
@@ -658,6 +710,7 @@ class Journal:
         """One write under the lock; a failed write is a `JournalUnwritable` (disk full,
         read-only) or a `JournalError` saying so, and leaves no transaction open."""
         with self._lock:
+            self._checked.clear()
             try:
                 yield
             except sqlite3.Error as err:
@@ -761,33 +814,37 @@ class Journal:
         digest, `snapshot_digest`). None for one that does not (the entries it follows
         are not the journal's: a journal put together again by hand, say), said in the
         log, and for a journal of an older version, which kept none."""
-        with self._query() as db:
-            # (Read-only, a journal of an older version is not migrated.)
-            made = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                              "AND name = 'snapshots'").fetchone()
-            row = made and db.execute("SELECT seq, digest, snapshot FROM snapshots "
-                                      "WHERE game_id = ?", (game_id,)).fetchone()
-            if not row:
+        checked = self._checked.pop(game_id, None)
+        if checked is not None:
+            # Found to agree at the open, and nothing written since.
+            found, running = checked
+        else:
+            with self._query() as db:
+                # (Read-only, a journal of an older version is not migrated.)
+                made = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                  "AND name = 'snapshots'").fetchone()
+                row = made and db.execute("SELECT seq, digest, snapshot FROM snapshots "
+                                          "WHERE game_id = ?", (game_id,)).fetchone()
+                if not row:
+                    return None
+                texts = [r[0] for r in db.execute(
+                    "SELECT entry FROM entries WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                    (game_id, row[0]))]
+            agreed = _agreeing(row, texts)
+            if agreed == "missing":
+                log.warning("game %d: its snapshot names entry %s, which the journal does "
+                            "not hold; it is resumed from its first entry", game_id, row[0])
                 return None
-            seq, digest, text = row
-            texts = [str(r[0]) for r in db.execute(
-                "SELECT entry FROM entries WHERE game_id = ? AND seq <= ? ORDER BY seq",
-                (game_id, seq))]
-        if not isinstance(text, str) or not isinstance(seq, int) or len(texts) != seq:
-            log.warning("game %d: its snapshot names entry %s, which the journal does not "
-                        "hold; it is resumed from its first entry", game_id, seq)
-            return None
-        running = _entries_digest(texts)
-        check = running.copy()
-        check.update(text.encode())
-        if check.hexdigest() != digest:
-            log.warning("game %d: its snapshot at entry %d does not agree with the "
-                        "entries before it; it is resumed from its first entry", game_id, seq)
-            return None
+            if isinstance(agreed, str):
+                log.warning("game %d: its snapshot at entry %d does not agree with the "
+                            "entries before it; it is resumed from its first entry",
+                            game_id, row[0])
+                return None
+            found, running = agreed
         if not self.read_only:
             # The digest so far, for the next snapshot (if it follows on from here).
-            self._running = (game_id, seq, running)
-        return Snapshot(seq, text)
+            self._running = (game_id, found.seq, running)
+        return found
 
     def entries(self, game_id: int, *, after: int = 0) -> list[dict[str, Any]]:
         """A game's entries, in order; `after`: only those after entry number `after`."""

@@ -486,3 +486,75 @@ def test_a_game_set_aside_after_its_snapshot_is_set_aside_at_the_same_entry(
         summary = rig.journal.games()[-1]
         assert summary.status == f"set aside at entry {bad}"
         rig.journal.close()
+
+
+def _rot(database: Path, game_id: int, seq: int, *, digest_too: bool) -> None:
+    """One byte of entry `seq` turned (`"t":` becomes `"t"=`); with `digest_too`, the
+    snapshot's digest written anew over the turned entry, so that it still agrees."""
+    db = sqlite3.connect(database)
+    with db:
+        db.execute("UPDATE entries SET entry = replace(entry, '\"t\":', '\"t\"=') "
+                   "WHERE game_id = ? AND seq = ?", (game_id, seq))
+        if digest_too:
+            _rewrite(db, game_id, lambda body: None)
+    db.close()
+
+
+def test_a_start_reads_only_the_entries_after_the_snapshot(tmp_path, games_folder, capsys):
+    from firmware_py.cli import main
+    from firmware_py.journal import JournalDamaged
+
+    live, game_id, _ = round_played(tmp_path, 0, games_folder)
+    live.journal.close()
+    shown = Live(live.config)
+    want = seen(shown.table)
+    shown.journal.close()
+    # An entry before the snapshot that does not decode, under a digest that agrees: the
+    # start takes the game up from the snapshot, never reading that entry.
+    _rot(live.config.database, game_id, 2, digest_too=True)
+    resumed = Live(live.config)
+    assert seen(resumed.table) == want
+    # Whoever reads it finds it: the entries whole, and `export`, name it.
+    with pytest.raises(JournalDamaged, match=f"game {game_id}, entry 2 cannot be read"):
+        resumed.journal.entries(game_id)
+    resumed.journal.close()
+    assert main(["export", str(game_id), "--db", str(live.config.database)]) == 2
+    assert f"game {game_id}, entry 2 cannot be read" in capsys.readouterr().err
+
+
+def test_an_entry_that_does_not_decode_is_still_refused_at_the_start(tmp_path, games_folder):
+    from firmware_py.journal import JournalDamaged
+
+    live, game_id, _ = round_played(tmp_path, 0, games_folder)
+    end = live.journal.snapshot(game_id).seq  # type: ignore[union-attr]
+    live.journal.close()
+    # After the snapshot: it is replayed, so it is decoded at the open.
+    after = tmp_path / "after"
+    after.mkdir()
+    shutil.copy(live.config.database, after / "table.db")
+    _rot(after / "table.db", game_id, end + 1, digest_too=False)
+    with pytest.raises(JournalDamaged, match=f"game {game_id}, entry {end + 1} cannot be read"):
+        Journal(after / "table.db")
+    # Before it, the digest no longer agreeing: every entry is decoded, as without one.
+    _rot(live.config.database, game_id, 2, digest_too=False)
+    with pytest.raises(JournalDamaged, match=f"game {game_id}, entry 2 cannot be read"):
+        Journal(live.config.database)
+
+
+def test_a_finished_game_shows_its_ranking_from_its_snapshot(tmp_path, games_folder):
+    played(0, games_folder)
+    shutil.copy(games_folder / "played-0" / "table.db", tmp_path / "table.db")
+    rules, hand_mode, seats = CASES[0]
+    config = make_config(tmp_path, rules=rules, hand_mode=hand_mode, seats=seats)
+    rig = Rig(config)
+    game_id = rig.journal.games()[-1].id
+    want = rig.table.view().to_json()
+    assert want["stage"] == "over"
+    rig.journal.close()
+    # Its first entries unreadable under an agreeing digest: the final ranking is shown
+    # from the game's last snapshot, without a replay of the entries before it.
+    _rot(config.database, game_id, 1, digest_too=True)
+    _rot(config.database, game_id, 2, digest_too=True)
+    again = Rig(config)
+    assert again.table.view().to_json() == want
+    again.journal.close()
