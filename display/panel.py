@@ -516,8 +516,11 @@ def _auto(where: Where) -> Panel:
     else:
         if len(light.devices) == 1 and where.screens == 1:
             return light
+        # `backlight` switches every backlight there is: with two screens, each screen's
+        # blank would darken the other's panel too.
         reasons.append(f"backlight: {len(light.devices)} backlight devices and "
-                       f"{where.screens} screens; say which with panel = \"backlight\"")
+                       f"{where.screens} screens, which panel = \"backlight\" would switch "
+                       "together; with one screen on this Pi set it, else use drm or cec")
     raise PanelError("; ".join(reasons))
 
 
@@ -571,6 +574,11 @@ class Switch:
         except (PanelError, OSError) as err:
             log.warning("the screen's panel (%s) could not be switched %s: %s; from now on "
                         "a blank screen is drawn black", self.panel.name, which, err)
+            if which == "off":
+                # Part of it may be off already (the first of two backlights): lit again,
+                # or the screen that now only draws black would wake to a dark panel.
+                with contextlib.suppress(PanelError, OSError):
+                    self.panel.on()
             self.panel = BlackOnly()
             return False
         return True

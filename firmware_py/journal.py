@@ -276,8 +276,9 @@ class Journal:
     start: benchmarks/journal_check.py measures it; the archive's is checked when the
     archiving first opens it, `archive_finished`) and decodes every game's description
     and result and every entry of the games a start replays (the unfinished ones and the
-    newest; of a game with a sound snapshot, the entries after it). A file that fails is refused with one line, and the refusal holds (a
-    `NAME.refused` file beside it) until a person acts: `move_aside=True`, or a file
+    newest; of a game with a sound snapshot, the entries after it). A file that fails
+    is refused with one line, and the refusal holds (a `NAME.refused` file beside it)
+    until a person acts: `move_aside=True`, or a file
     put in its place (restored, repaired, or removed for a fresh start). `unclean` says
     whether the last service stopped without closing the journal: SQLite removes its
     write-ahead log when the last connection closes, so a log left behind means a kill

@@ -134,21 +134,62 @@ def _greek_rule(word: str) -> tuple[str, str, str, str, str] | None:
     return None
 
 
+# Two vowels read as one (a digraph): a vowel group, its accent on the second letter.
+_GREEK_DIGRAPHS = frozenset(("αι", "ει", "οι", "ου", "υι", "αυ", "ευ"))
+_UNACCENTED = str.maketrans("άέήίόύώΐΰ", "αεηιουωϊϋ")
+_ACCENTED = str.maketrans("αεηιουω", "άέήίόύώ")
+
+
+def _vowel_groups(word: str) -> list[tuple[int, int]]:
+    """Where each vowel group of a lower-case word stands ([start, end) indexes): a
+    digraph (ου, αι, ...) is one, other vowels side by side (Νικόλαος: α, ο) are two."""
+    groups: list[tuple[int, int]] = []
+    for i, c in enumerate(word):
+        if c not in _GREEK_VOWELS:
+            continue
+        pair = (word[i - 1] + c).translate(_UNACCENTED) if i else ""
+        if (groups and groups[-1] == (i - 1, i) and pair in _GREEK_DIGRAPHS
+                and word[i - 1] not in _GREEK_ACCENTED and c not in "ϊϋΐΰ"):
+            groups[-1] = (i - 1, i + 1)
+        else:
+            groups.append((i, i + 1))
+    return groups
+
+
+def _accented_group(word: str) -> tuple[list[tuple[int, int]], int | None]:
+    groups = _vowel_groups(word)
+    at = next((k for k, (a, b) in enumerate(groups)
+               if any(c in _GREEK_ACCENTED for c in word[a:b])), None)
+    return groups, at
+
+
 def _syllables_after_accent(word: str) -> int:
     """How many vowel groups follow the accented one: 2 for Θεόδωρος, 1 for Νίκος."""
-    groups: list[bool] = []  # one per vowel group: whether it bears the accent
-    before = False
-    for c in word.lower():
-        vowel = c in _GREEK_VOWELS
-        if vowel and (not before or c in _GREEK_ACCENTED or c in "ϊϋΐΰ"):
-            groups.append(c in _GREEK_ACCENTED)
-        before = vowel
-    return len(groups) - 1 - groups.index(True) if True in groups else 1
+    groups, at = _accented_group(word.lower())
+    return 1 if at is None else len(groups) - 1 - at
+
+
+def _genitive_of_os(word: str) -> str:
+    """The genitive of a masculine name in -ος: -ου, and a name accented three syllables
+    from its end takes the accent one nearer (Θεόδωρος, του Θεοδώρου; Νικόλαος, του
+    Νικολάου), as the long ending wants."""
+    said = _ending(word, "ος", "ου")
+    if _syllables_after_accent(word) < 2:
+        return said
+    low = said.lower()
+    groups, _ = _accented_group(low)
+    if len(groups) < 2:
+        return said
+    b = groups[-2][1]  # the end of the stem's last vowel group, before -ου
+    plain = said.translate(_UNACCENTED)
+    return plain[:b - 1] + plain[b - 1].translate(_ACCENTED) + plain[b:]
 
 
 def _greek_word(word: str, rule: tuple[str, str, str, str, str], case: str) -> str:
     ending, _gender, genitive, accusative, vocative = rule
     if case == "genitive":
+        if ending == "ος":
+            return _genitive_of_os(word)
         return _ending(word, ending, genitive)
     if case == "accusative":
         return _ending(word, ending, accusative)
@@ -168,6 +209,13 @@ def _greek(words: list[str], case: str, gender: str | None) -> str | None:
         gender = first[1]
     said = []
     for i, word in enumerate(words):
+        if "-" in word.strip("-"):
+            # Νίκος-Γιάννης: each part, του Νίκου-Γιάννη.
+            parts = [_greek_rule(p) for p in word.split("-")]
+            if all(r is not None and r[1] == gender for r in parts):
+                said.append("-".join(_greek_word(p, r, case) for p, r in
+                                     zip(word.split("-"), parts, strict=True) if r))
+                continue
         rule = _greek_rule(word)
         # A woman's surname is not declined (Μαρία Παππά, της Μαρίας Παππά); a man's is.
         if rule is not None and rule[1] == gender and (gender == "masculine" or i == 0):

@@ -201,7 +201,9 @@ def _seat(seat: int, lang: str, names: Names, isolate: bool, case: str | None) -
         if name is None or name.number is not None or not name.text:
             said = Message(f"seat.numbered@{case}", (("number", number),))
             return _say(said, lang, names, isolate)
-        form = form_of(name.forms, lang, case) or decline(name.text, lang, case, name.gender)
+        # (Declined as written on the screen: a bidi control pasted into the name is gone.)
+        form = (form_of(name.forms, lang, case)
+                or decline(clean(name.text).strip(), lang, case, name.gender))
         if form is not None:
             return clean(form) if isolate else form
         return _say(Message(f"seat.name@{case}", (("name", name.text),)), lang, names, isolate)

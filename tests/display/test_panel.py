@@ -178,14 +178,15 @@ def test_a_panel_that_fails_is_said_once_and_the_screen_draws_black(tmp_path, ca
     feed.views.append(as_view(load("lobby_6")))
     screen.step()
     sleep_through(screen, clock)
-    assert record[-2:] == [("shown", "blank", (0, 0, 0)), "off"]
+    # The failed "off" is followed by one "on": whatever part of it went dark is lit.
+    assert record[-3:] == [("shown", "blank", (0, 0, 0)), "off", "on"]
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 1 and "Permission denied" in said[0] and "drawn black" in said[0]
     sink.touched = True
     screen.step()
     assert screen.looks == sleep.AWAKE
     sleep_through(screen, clock)  # asleep again: black, and the broken panel left alone
-    assert record.count("off") == 1 and "on" not in record
+    assert record.count("off") == 1 and record.count("on") == 1
     assert len(caplog.records) == 1
     assert screen.panel.name == "none"
 
@@ -282,6 +283,28 @@ def test_a_backlight_that_cannot_be_written_says_what_to_do(tmp_path):
     (device / "bl_power").mkdir()  # unwritable even for root
     with pytest.raises(PanelError, match=r"bl_power.*docs/install\.md"):
         Backlight(tmp_path).off()
+
+
+def test_a_blank_that_fails_half_way_lights_again_what_it_switched_off(tmp_path, caplog):
+    # Two backlights, the second one unwritable: the first must not stay dark.
+    first = backlight(tmp_path, "a-panel", 200)
+    second = backlight(tmp_path, "b-panel", 200)
+    (second / "bl_power").unlink()
+    (second / "bl_power").mkdir()
+    switch = Switch(Backlight(tmp_path))
+    switch.off()
+    assert not switch.is_off and switch.name == "none"
+    assert (first / "bl_power").read_text() == "0"
+    assert "drawn black" in caplog.text
+
+
+def test_auto_leaves_backlights_alone_with_two_screens_and_says_why(tmp_path, caplog):
+    backlight(tmp_path, "a-panel", 200)
+    backlight(tmp_path, "b-panel", 200)
+    chosen = Switch.choose("auto", Where(driver="offscreen", backlight_root=tmp_path,
+                                         screens=2))
+    assert chosen.name == "none"
+    assert "switch together" in caplog.text
 
 
 def test_auto_takes_the_backlight_of_the_only_panel(tmp_path):

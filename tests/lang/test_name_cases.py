@@ -59,6 +59,27 @@ def test_greek_declines_surnames_and_calls_a_long_name_by_its_own_vocative():
     assert el("prompt.play_or_draw", names, seat=2) == "Αλέξανδρε: παίξτε ή DRAW"
 
 
+def test_greek_moves_the_accent_of_a_long_genitive_and_reads_two_vowels_as_two():
+    names: list[str | Name] = ["Νικόλαος", "Θεόδωρος", "Νίκος-Γιάννης", "Σταύρος"]
+    # Accented three syllables from the end, the genitive -ου takes it one nearer.
+    assert el("alert.one_tile", names, seat=0) == "Του Νικολάου έμεινε μία πέτρα"
+    assert el("alert.one_tile", names, seat=1) == "Του Θεοδώρου έμεινε μία πέτρα"
+    assert el("alert.one_tile", names, seat=3) == "Του Σταύρου έμεινε μία πέτρα"
+    # α-ο are two syllables (Νι-κό-λα-ος): the vocative of a name accented three from
+    # its end.
+    assert el("prompt.play_or_pass", names, seat=0) == "Νικόλαε: παίξτε ή PASS"
+    # Both parts of a double first name.
+    assert el("alert.one_tile", names, seat=2) == "Του Νίκου-Γιάννη έμεινε μία πέτρα"
+
+
+def test_a_bidi_control_pasted_into_a_name_does_not_stop_its_declension():
+    names: list[str | Name] = ["Νίκος\u2069", "\u2068Μαρία"]
+    assert render(message("alert.one_tile", seat=0), "el", names) == (
+        "Του Νίκου έμεινε μία πέτρα")
+    assert render(message("alert.one_tile", seat=1), "el", names) == (
+        "Της Μαρίας έμεινε μία πέτρα")
+
+
 def test_a_name_greek_cannot_decline_keeps_its_letters_in_a_grammatical_sentence():
     # Another script, no gender known: the catalogue's "the player Ali".
     assert el("alert.one_tile", seat=4) == "Του παίκτη Ali έμεινε μία πέτρα"
