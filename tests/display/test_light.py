@@ -9,25 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pygame
+from fakes import QueueFeed
 from sample_views import all_view_names, as_view, load
 
 from display import shaping, table_screen, text, wall_screen
 from display.client import Follower, FrameSink, changed, in_language
-
-
-class QueueFeed:
-    """A feed handing out the views given, one per poll; connected throughout."""
-
-    def __init__(self, views):
-        self.views = list(views)
-        self.path = "/run/roundhouse/view.sock"
-        self.connected = True
-
-    def poll(self, timeout: float):
-        return self.views.pop(0) if self.views else None
-
-    def close(self) -> None:
-        pass
 
 
 def test_the_same_table_published_again_is_not_drawn_again(tmp_path):

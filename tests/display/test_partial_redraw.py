@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from fakes import Clock, QueueFeed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sample_views import all_view_names, as_view, load
@@ -140,36 +141,6 @@ def test_a_pulse_frame_repaints_only_around_the_newest_tile():
 # ---- the display loop ------------------------------------------------------------------
 
 
-class QueueFeed:
-    """The service's socket as a list: each poll hands over the next view, or waits out
-    its timeout on the fake clock."""
-
-    def __init__(self, clock: Clock, views: list[View | None] = ()) -> None:
-        self.clock = clock
-        self.views = list(views)
-        self.path = "/run/roundhouse/view.sock"
-        self.connected = True
-        self.waits: list[float] = []
-
-    def poll(self, timeout: float) -> View | None:
-        if self.views:
-            return self.views.pop(0)
-        self.waits.append(timeout)
-        self.clock.now += timeout
-        return None
-
-    def close(self) -> None:
-        pass
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 class Shown:
     """A sink that keeps a copy of each picture it is shown, with what was repainted."""
 
@@ -199,7 +170,7 @@ def no_sleeping(monkeypatch):
 def test_a_view_is_drawn_as_soon_as_it_comes_even_right_after_another(no_sleeping):
     clock = Clock()
     views = _GAMES[8][60:63]
-    feed = QueueFeed(clock, views)
+    feed = QueueFeed(views, clock)
     sink = Shown(clock)
     follower = Follower(feed, sink, "table", animate=False, clock=clock)
     for _ in views:
@@ -214,7 +185,7 @@ def test_a_view_is_drawn_as_soon_as_it_comes_even_right_after_another(no_sleepin
 def test_the_newest_tile_pulses_at_a_steady_beat_then_rests(no_sleeping):
     clock = Clock()
     view = next(v for v in _GAMES[8][40:] if v.last_play is not None and v.phase == "play")
-    feed = QueueFeed(clock, [view])
+    feed = QueueFeed([view], clock)
     sink = Shown(clock)
     follower = Follower(feed, sink, "table", fps=30, clock=clock)
     for _ in range(200):
@@ -243,7 +214,7 @@ def test_a_window_is_updated_only_where_the_picture_changed(monkeypatch):
     clock = Clock()
     views = [v for v in _GAMES[14] if v.phase == "play"][30:33]
     sink = WindowSink((1280, 720), False, 0)
-    follower = Follower(QueueFeed(clock, views), sink, "table", animate=False, clock=clock)
+    follower = Follower(QueueFeed(views, clock), sink, "table", animate=False, clock=clock)
     for _ in views:
         follower.step()
     assert updates[0] == "whole"  # the first view fills the window
@@ -255,7 +226,7 @@ def test_a_window_is_updated_only_where_the_picture_changed(monkeypatch):
 def test_a_view_after_dimming_is_drawn_whole(tmp_path):
     clock = Clock()
     lobby = [v for v in _GAMES[8] if v.phase == "lobby"]
-    feed = QueueFeed(clock, [lobby[0]])
+    feed = QueueFeed([lobby[0]], clock)
     follower = Follower(feed, FrameSink(tmp_path, (1280, 720), "table"), "table",
                         sleep_settings=SleepSettings(dim_after_s=60, blank_after_s=0,
                                                      dim_to=0.25), clock=clock)
@@ -273,7 +244,7 @@ def test_a_view_after_dimming_is_drawn_whole(tmp_path):
 def test_a_view_after_the_waiting_screen_is_drawn_whole(tmp_path):
     clock = Clock()
     views = [v for v in _GAMES[2] if v.phase == "play"][5:7]
-    feed = QueueFeed(clock, [views[0]])
+    feed = QueueFeed([views[0]], clock)
     follower = Follower(feed, FrameSink(tmp_path, (1280, 720), "table"), "table",
                         animate=False, clock=clock)
     follower.step()
@@ -291,7 +262,7 @@ def test_a_screen_dimmed_during_the_pulse_stays_dim(no_sleeping):
     clock = Clock()
     over = _GAMES[8][-1]  # the game is over; its last tile is the newest
     assert over.phase == "game_over" and over.last_play is not None
-    feed = QueueFeed(clock, [over])
+    feed = QueueFeed([over], clock)
     sink = Shown(clock)
     follower = Follower(feed, sink, "table", sleep_settings=SleepSettings(
         dim_after_s=0.5, blank_after_s=0, dim_to=0.25), clock=clock)
@@ -312,7 +283,7 @@ def test_a_screen_in_a_language_of_its_own_lays_out_a_pulse_once(monkeypatch, no
     clock = Clock()
     view = next(v for v in _GAMES[14][60:] if v.last_play is not None and v.phase == "play")
     sink = Shown(clock)
-    follower = Follower(QueueFeed(clock, [view]), sink, "table", lang="fa", clock=clock)
+    follower = Follower(QueueFeed([view], clock), sink, "table", lang="fa", clock=clock)
     for _ in range(80):
         follower.step()
     pulses = [shot for name, _, _, shot in sink.shown if name == "pulse"]

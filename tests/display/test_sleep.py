@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pygame
 import pytest
+from fakes import Clock, QueueFeed
 from sample_views import as_view, load
 
 from display import sleep
@@ -14,27 +15,6 @@ from display.client import Follower, FrameSink
 from roundhouse.tablefile import SleepSettings, TableFileError, sleep_from
 
 SETTINGS = SleepSettings(dim_after_s=60, blank_after_s=120, dim_to=0.25)
-
-
-class QueueFeed:
-    def __init__(self):
-        self.views = []
-        self.path = "/run/roundhouse/view.sock"
-        self.connected = True
-
-    def poll(self, timeout):
-        return self.views.pop(0) if self.views else None
-
-    def close(self):
-        pass
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 def brightness(path) -> float:
