@@ -459,21 +459,28 @@ def _sleep(args: argparse.Namespace) -> SleepSettings:
         raise UsageError(f"--config {exc}") from None
 
 
+# Set by SIGTERM; the loop ends at its next turn (a few times a second at the least). The
+# handler only sets it: an exception raised there could land inside pygame's C code, which
+# calls back into Python (to read a font from memory), and would be printed, not raised.
+_terminated = threading.Event()
+
+
 @contextlib.contextmanager
-def _ending_on_sigterm() -> Iterator[None]:
+def _ending_on_sigterm() -> Iterator[threading.Event]:
     """systemd stops a screen with SIGTERM: it ends as on Esc, its panel lit again."""
+    _terminated.clear()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield _terminated
         return
     before = signal.signal(signal.SIGTERM, _sigterm)
     try:
-        yield
+        yield _terminated
     finally:
         signal.signal(signal.SIGTERM, before)
 
 
 def _sigterm(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(0)
+    _terminated.set()
 
 
 def _panel(settings: SleepSettings, sink: Sink, screen: int) -> Switch:
@@ -530,13 +537,13 @@ def run_display(args: argparse.Namespace) -> int:
             sink = _window(args, size)
         check_size(args.view, sink.surface.get_size())
         settings = _sleep(args)
-        with _ending_on_sigterm():
+        with _ending_on_sigterm() as terminated:
             feed = ViewFeed(socket_path)
             try:
                 Follower(feed, sink, args.view, fps=args.fps, animate=not args.frames,
                          lang=args.lang, qr=_qr(args), sleep_settings=settings,
                          panel=_panel(settings, sink, args.screen)
-                         ).run(stop=lambda: _orphaned(args.parent))
+                         ).run(stop=lambda: terminated.is_set() or _orphaned(args.parent))
             finally:
                 feed.close()
         if _orphaned(args.parent):
