@@ -69,6 +69,15 @@ def _removal_ms(value: str) -> int:
     return ms
 
 
+def _say_reader(event: Event, say: Callable[[str], None]) -> None:
+    # A tap made before the port is open is lost (opening it flushes what waited), so the
+    # person enrolling is told when the reader listens.
+    if isinstance(event, ReaderOnline):
+        say("reader online")
+    elif isinstance(event, ReaderOffline):
+        say(f"reader offline: {event.reason}")
+
+
 def enroll_player(registry: TagRegistry, value: str, next_event: Callable[[], Event],
                   say: Callable[[str], None]) -> None:
     """Bind the next unknown tag tapped to the player card `value` (hardware.tags)."""
@@ -77,6 +86,7 @@ def enroll_player(registry: TagRegistry, value: str, next_event: Callable[[], Ev
     while True:
         event = next_event()
         if not isinstance(event, TagPlaced):
+            _say_reader(event, say)
             continue
         known = registry.lookup(event.uid)
         if known is not None:
@@ -148,11 +158,9 @@ def enroll(enrollment: Enrollment, next_event: Callable[[], Event],
     say(f"tap {expected}")
     while expected is not None:
         event = next_event()
-        if isinstance(event, ReaderOnline):
-            say("reader online")
-        elif isinstance(event, ReaderOffline):
-            say(f"reader offline: {event.reason}")
-        elif isinstance(event, TagPlaced):
+        if not isinstance(event, TagPlaced):
+            _say_reader(event, say)
+        else:
             try:
                 result = enrollment.offer(event.uid)
             except TagError as err:

@@ -349,6 +349,7 @@ def test_enroll_player_binds_a_card_through_the_command_line(cable, db):
                                           "lines", "--db", str(db), "--player", "Zoë",
                                           "--player-lang", "fa"])
         screen.wait_for("tap the tag to be Zoë's player card")
+        screen.wait_for("reader online")
         fake.tap("67003B51C6")  # the 12-5 tile's tag: not taken for the card
         screen.wait_for("that tag (67003B51C6) is already 12-5; tap another")
         fake.tap("04A1B2C3D4E5F6")

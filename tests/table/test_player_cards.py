@@ -66,18 +66,20 @@ def test_a_player_card_binds_a_name_and_a_language_the_table_speaks():
 
 def test_enroll_binds_the_next_unknown_tag_as_the_players_card(tmp_path):
     from hardware.enroll import enroll_player
-    from hardware.events import TagPlaced
+    from hardware.events import ReaderOnline, TagPlaced
     from hardware.tags import TagRegistry
 
     registry = TagRegistry(tmp_path / "table.db")
     registry.bind("0A0B0C0D", "tile", "12-12")
-    events = iter([TagPlaced("enroll", "0A0B0C0D"), TagPlaced("enroll", "01020304")])
+    events = iter([ReaderOnline("enroll"), TagPlaced("enroll", "0A0B0C0D"),
+                   TagPlaced("enroll", "01020304")])
     said: list[str] = []
     enroll_player(registry, "fa:Zoë", lambda: next(events), said.append)
     assert registry.lookup("01020304") == Binding("player", "fa:Zoë")
     assert registry.lookup("0A0B0C0D") == Binding("tile", "12-12")
     assert said[0] == "tap the tag to be Zoë's player card"
-    assert "already 12-12" in said[1]
+    assert said[1] == "reader online"  # taps made before this are lost as the port opens
+    assert "already 12-12" in said[2]
     registry.close()
 
 
