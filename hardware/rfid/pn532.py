@@ -29,11 +29,17 @@ waiting for a tag: that one is aborted (with an ACK) and sent again every re-arm
 interval, which shows the chip is still there. A missed acknowledgement or answer is
 asked for again (wake-up included, in case the chip fell asleep) and three in a row mean
 the reader is gone; a chip that needed a wake-up since it last answered has its set-up
-sent again at the next re-arm, in case it restarted and forgot it. A command answered
+sent again before its next poll, in case it restarted and forgot it (libnfc sends
+SAMConfiguration after each power-up to leave the chip's LowVbat mode), whether tags
+keep its polls answered or it waits for one. A command answered
 with the error frame is sent again after a pause that doubles each time, and three in a
 row put the reader offline naming the command (`Pn532._refusal`). While the chip owes
 an answer it watches nothing (`watched_until`), and when it talks again after a miss
 (a brown-out restarted it) the reader gives the tags a new removal time (`resumptions`).
+A poll acknowledged while tags lay is answered at once if they still lie: one left
+unanswered is sent again within the poll interval, and watches nothing until the chip
+acknowledges that (a chip that browned out right after its acknowledgement saw no tag
+go).
 An answer counts only if every length in it adds up (`Framer`, `parse_targets`).
 """
 
@@ -293,6 +299,12 @@ class Pn532:
         # not seen is not known to be gone.
         self._silent_since: float | None = None
         self.resumptions = 0
+        # The chip talked again after missing answers: it may have restarted (a
+        # brown-out) and forgotten its set-up, which is sent again before the next poll.
+        self._restarted = False
+        # The last poll answered found tags: a poll acknowledged and then left unanswered
+        # is checked within the poll interval (the tags went, or the chip browned out).
+        self._tags_lay = False
         self.attempts = attempts
         self.rearm_interval = rearm_interval
         self.after_tags = after_tags
@@ -325,6 +337,7 @@ class Pn532:
         self.ready = False
         self._heard = False
         self._silent_since = None
+        self._restarted = self._tags_lay = False
         self._step = 0
         self._pending = None
         self._misses = 0
@@ -344,8 +357,9 @@ class Pn532:
                 self._heard = True
                 # Alive: an ACK still owes the answer (from now), the answer owes nothing.
                 self._silent_since = now if isinstance(item, Ack) else None
-                if self._misses:
+                if self._misses and not self._restarted:
                     self.resumptions += 1  # it talks again: the pad was not watched
+                    self._restarted = self._step >= len(SETUP)
             if self._pending is None:
                 continue
             if isinstance(item, Ack):
@@ -363,8 +377,10 @@ class Pn532:
 
     def watched_until(self, now: float) -> float:
         """Now while the chip answers (or, its poll acknowledged, looks for a tag itself);
-        else since it owes an answer: a chip that browned out sees no tag go."""
-        if self._waiting or self._silent_since is None:
+        else since it owes an answer: a chip that browned out sees no tag go. A poll
+        acknowledged while tags lay and left unanswered watches nothing until the chip
+        shows it is there (it answers, or acknowledges the poll sent again)."""
+        if self._silent_since is None or (self._waiting and not self._tags_lay):
             return now
         return self._silent_since
 
@@ -410,6 +426,7 @@ class Pn532:
         if uids is None:
             self._framer.bad_frames += 1
             return []
+        self._tags_lay = bool(uids)
         interval = self.poll_interval if uids else self.idle_poll_interval
         self._next_poll += interval - self.poll_interval
         self.tick_s = interval
@@ -436,7 +453,13 @@ class Pn532:
                 self._missed(self._pending, now)
         elif self._pending is not None or now < self._retry_at:
             pass
-        elif self._step < len(SETUP):
+        elif self._restarted or self._step < len(SETUP):
+            if self._restarted:
+                # It answered again after a restart (its tags' answers reset its misses
+                # before any re-arm): its power-up state needs the set-up again, which
+                # libnfc sends after each power-up (SAMConfiguration leaves LowVbat).
+                self._restarted = False
+                self._step = 0
             self._send(*SETUP[self._step], now, wake=True)
         elif self._follow_up is not None:
             code, params = self._follow_up
@@ -467,7 +490,9 @@ class Pn532:
         """No tag came: abort the waiting poll and send it again, so a dead chip shows."""
         self._out += ACK
         self._taken()  # it waited for a tag all this time, with no error frame
+        self._tags_lay = False  # its acknowledgement shows it watched the empty pad
         if self._misses:
+            self._restarted = False
             # It needed a wake-up since it last answered: it may have restarted and
             # forgotten its set-up (a waiting poll would then wait forever).
             self._step = 0
@@ -486,7 +511,9 @@ class Pn532:
     def _expect(self, now: float, *, target: bool = False) -> None:
         """Await the chip within the response timeout, or a tag until the re-arm."""
         self._waiting = target
-        wait = self.repoll_wait if self._repolling else self.rearm_interval
+        # With tags lying a poll is answered at once: one that is not is checked soon.
+        wait = (self.repoll_wait if self._repolling
+                else self.poll_interval if self._tags_lay else self.rearm_interval)
         answer = self.response_timeout if self._heard else self.first_answer_timeout
         self._deadline = now + (wait if target else answer)
         self.tick_s = wait if target else self.poll_interval

@@ -21,6 +21,7 @@ from hardware.rfid.pn532 import (
     parse_targets,
     target_data,
 )
+from hardware.rfid.presence import Presence
 from hardware.rfid.protocol import ReaderSilent, Seen
 
 UID_A = "04A22B3C4D5E6F"
@@ -268,9 +269,13 @@ def test_while_tags_lie_the_pad_is_polled_until_they_are_gone():
                         0.31) == [Seen(UID_A), Seen(UID_B)]
     assert chip.tick(0.33) == b""
     assert chip.tick(0.35) == POLL_BYTES
-    # Both lifted: the chip acknowledges and waits; no poll follows.
+    # Both lifted: the chip acknowledges and waits. It is asked once more within the poll
+    # interval (a chip that browned out would not acknowledge), then left waiting.
     chip.receive(ACK, 0.36)
-    assert [chip.tick(now) for now in (0.4, 0.45, 0.6, 0.9)] == [b""] * 4
+    assert chip.tick(0.4) == b""
+    assert chip.tick(0.45) == ACK + POLL_BYTES
+    chip.receive(ACK, 0.46)
+    assert [chip.tick(now) for now in (0.5, 0.6, 0.9, 1.45)] == [b""] * 4
 
 
 def test_a_waiting_poll_is_aborted_and_sent_again_each_re_arm_interval():
@@ -371,3 +376,91 @@ def test_with_few_retries_the_fake_chip_answers_an_empty_pad_at_once(fake, host)
                + POLL_BYTES)
     assert frames(host, framer, 4) == [Ack(), Info(pn532.CHIP, b"\x33"),
                                        Ack(), poll_answer([])]
+
+
+SAM_BYTES = command(pn532.SAM_CONFIGURATION, bytes([0x01, 0x14, 0x01]))
+
+
+def tags_lying_chip(uids: list[str]) -> Pn532:
+    """Set up and polled at 0.0, answered at 0.01 with `uids`; the next poll is due at 0.05."""
+    chip = ready_chip()
+    assert chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data(uids)), 0.01) == [
+        Seen(uid) for uid in uids]
+    return chip
+
+
+def test_a_chip_restarted_while_a_marker_lies_on_it_is_set_up_again():
+    # A brown-out restarts the chip in its power-up state, which libnfc leaves with
+    # SAMConfiguration before anything else. The marker lying on the pad keeps every poll
+    # answered, so no re-arm comes to set it up again.
+    chip = tags_lying_chip([UID_A])
+    assert chip.tick(0.05) == POLL_BYTES
+    assert chip.tick(0.25) == pn532.WAKEUP + POLL_BYTES  # unanswered: woken and asked again
+    assert chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([UID_A])),
+                        0.26) == [Seen(UID_A)]
+    assert chip.resumptions == 1
+    assert chip.tick(0.26) == pn532.WAKEUP + SAM_BYTES
+    assert chip.ready  # the marker stays known meanwhile
+    chip.receive(answer(pn532.SAM_CONFIGURATION), 0.27)
+    assert chip.tick(0.27) == command(pn532.RF_CONFIGURATION, bytes([0x05, 0xFF, 0x01, 0xFF]))
+    chip.receive(answer(pn532.RF_CONFIGURATION), 0.28)
+    assert chip.tick(0.31) == POLL_BYTES
+    chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([UID_A])), 0.32)
+    assert chip.tick(0.37) == POLL_BYTES  # set up once: polled as before
+
+
+def test_a_poll_acknowledged_with_a_tag_lying_and_left_unanswered_watches_nothing():
+    # With a tag in its field the chip answers a poll at once. A poll it acknowledged and
+    # then left unanswered says either that the tag went or that the chip browned out
+    # right after its acknowledgement (the field coming on draws the most current): it is
+    # asked again within the poll interval, and the silence counts once it answers that.
+    chip = tags_lying_chip([UID_A])
+    assert chip.tick(0.05) == POLL_BYTES
+    chip.receive(ACK, 0.051)
+    assert chip.watched_until(0.09) == 0.051
+    assert chip.tick(0.09) == b""
+    assert chip.tick(0.101) == ACK + POLL_BYTES
+    assert chip.watched_until(0.15) == 0.051
+    chip.receive(ACK, 0.102)  # there: the pad is empty, as it was since 0.051
+    assert chip.watched_until(0.2) == 0.2
+    # Empty, it is left waiting until the usual re-arm.
+    assert [chip.tick(now) for now in (0.2, 0.5, 1.0)] == [b""] * 3
+    assert chip.tick(1.11) == ACK + POLL_BYTES
+
+
+def reader_loop(chip: Pn532, presence: Presence, now: float, data: bytes = b"",
+                changes: list[tuple[str, str]] | None = None) -> bytes:
+    """One turn of the reader's loop (hardware.rfid.reader) on the driver and a presence."""
+    changes = [] if changes is None else changes
+    for reading in chip.receive(data, now) if data else []:
+        change = presence.update(reading, now)
+        if change is not None:
+            changes.append(change)
+    out = chip.tick(now)
+    if chip.resumptions != getattr(presence, "resumptions_seen", 0):
+        presence.resumptions_seen = chip.resumptions  # type: ignore[attr-defined]
+        presence.restart(now)
+    changes += [("removed", uid) for uid in presence.expire(chip.watched_until(now))]
+    return out
+
+
+def test_a_marker_lying_through_a_brown_out_that_cuts_a_poll_short_stays_placed():
+    presence = Presence(0.3)
+    chip = ready_chip()
+    changes: list[tuple[str, str]] = []
+    reader_loop(chip, presence, 0.01,
+                answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([UID_A])), changes)
+    assert changes == [("placed", UID_A)]
+    assert reader_loop(chip, presence, 0.05) == POLL_BYTES
+    reader_loop(chip, presence, 0.051, ACK)
+    # The chip browns out right after its acknowledgement: dark until 0.6.
+    now = 0.06
+    while now < 0.6:
+        reader_loop(chip, presence, now, changes=changes)
+        now = round(now + 0.01, 2)
+    # Started again, it answers with the marker that lay there all along.
+    reader_loop(chip, presence, 0.6,
+                answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([UID_A])), changes)
+    for now in (0.7, 0.8, 0.9, 1.0):
+        reader_loop(chip, presence, now, changes=changes)
+    assert changes == [("placed", UID_A)]

@@ -11,6 +11,7 @@ import serial
 from hardware.events import RANDOM_UID, ReaderOffline, ReaderOnline, TagPlaced, TagRemoved
 from hardware.rfid import Reader, UnknownProtocol, open_reader
 from hardware.rfid.fake import RANDOM_CARD, FakeLines, FakePn532, FakeRdm6300
+from hardware.rfid.pn532 import SAM_CONFIGURATION
 from hardware.rfid.rdm6300 import Rdm6300, encode
 
 UID = "67003B51C6"
@@ -290,11 +291,15 @@ def test_a_marker_lying_through_a_pn532_brown_out_does_not_flicker(cable, events
         events.take(1)
         chip.place(MARKER)
         assert events.take(1) == [TagPlaced("2", MARKER)]
-        polls = chip.answered_polls
+        polls, asked = chip.answered_polls, len(chip.commands)
         chip.brown_out(0.4)  # four removal times dark, then a restarted chip
         deadline = time.monotonic() + 10.0
         while chip.answered_polls < polls + 5:  # it answers again, seeing the marker
             assert time.monotonic() < deadline, "the chip never answered again"
+            threading.Event().wait(0.01)
+        # Restarted, it is set up again (as after power-up), though its polls are answered.
+        while SAM_CONFIGURATION not in chip.commands[asked:]:
+            assert time.monotonic() < deadline, "the restarted chip was not set up again"
             threading.Event().wait(0.01)
         chip.tap(TILE)
         assert events.take(2) == [TagPlaced("2", TILE), TagRemoved("2", TILE)]
