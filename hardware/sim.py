@@ -22,7 +22,14 @@ from hardware import HardwareError
 from hardware.buttons import SeatButtons
 from hardware.events import Button
 from hardware.rfid import Reader, UnknownProtocol, open_reader
-from hardware.rfid.fake import UID_BYTES, FakeLines, FakeReader, PtyCable, fake_reader
+from hardware.rfid.fake import (
+    UID_BYTES,
+    FakeLines,
+    FakePn532,
+    FakeReader,
+    PtyCable,
+    fake_reader,
+)
 from hardware.sink import EventQueue
 from hardware.tags import KINDS, Binding, TagRegistry, checked_uid, set_plan
 
@@ -129,8 +136,13 @@ class SimulatedTable:
         self._fake(pad).lift(self.uid(tag))
 
     def unplug(self, pad: str, timeout: float = 5.0) -> None:
-        """Pull the pad's cable; returns once its reader has seen it go."""
+        """Pull the pad's cable; returns once its reader has seen it go. A PN532 is
+        powered through its cable: it loses its power with it, and starts again asleep
+        with its power-up settings when the cable comes back."""
         self._cable(pad).unplug()
+        fake = self._fakes[pad]
+        if isinstance(fake, FakePn532):
+            fake.reset()
         self._until(lambda: not self._readers[pad].online, timeout)
 
     def replug(self, pad: str, timeout: float = 5.0) -> None:

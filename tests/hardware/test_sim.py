@@ -18,6 +18,8 @@ from hardware.events import (
     TagPlaced,
     TagRemoved,
 )
+from hardware.rfid.fake import FakePn532
+from hardware.rfid.pn532 import SAM_CONFIGURATION
 from hardware.rfid.presence import REANNOUNCE_S
 from hardware.sim import SimError, SimulatedTable
 from hardware.tags import Binding
@@ -155,5 +157,27 @@ def test_a_marker_lying_through_a_replug_is_neither_lost_nor_placed_again(
         assert [type(e) for e in events.take(2)] == [TagPlaced, TagRemoved]
         with pytest.raises(queue.Empty):  # not even once the hub's time to say it again ran out
             events.get(timeout=REANNOUNCE_S + 0.3)
+        sim.lift("1", "marker:1")
+        assert events.take(1) == [TagRemoved("1", placed.uid)]
+
+
+def test_a_simulated_pn532_loses_its_power_with_its_cable(events, registry):
+    # A PN532 board is powered through its USB serial adapter: a replug restarts it
+    # asleep and with its power-up settings, as the real reader loop then finds it.
+    with table(events, registry, "pn532") as sim:
+        sim.enroll_set()
+        sim.place("1", "marker:1")
+        (placed,) = events.take(1)
+        chip = sim._fake("1")
+        assert isinstance(chip, FakePn532)
+        sim.unplug("1")
+        assert chip.asleep
+        assert isinstance(events.take(1)[0], ReaderOffline)
+        asked = len(chip.commands)
+        sim.replug("1")
+        assert events.take(1) == [ReaderOnline("1")]
+        assert chip.commands[asked] == SAM_CONFIGURATION  # woken and set up first
+        sim.tap("1", "6-6")
+        assert [type(e) for e in events.take(2)] == [TagPlaced, TagRemoved]
         sim.lift("1", "marker:1")
         assert events.take(1) == [TagRemoved("1", placed.uid)]
