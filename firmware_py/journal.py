@@ -281,8 +281,9 @@ class Journal:
     until a person acts: `move_aside=True`, or a file
     put in its place (restored, repaired, or removed for a fresh start). `unclean` says
     whether the last service stopped without closing the journal: SQLite removes its
-    write-ahead log when the last connection closes, so a log left behind means a kill
-    or a power cut, and the commits after the last whole frame of that log are lost.
+    write-ahead log when the last connection closes, so a log left behind with frames in
+    it means a kill or a power cut, and the commits after the last whole frame of that
+    log are lost (an empty one is a reader's, `roundhouse games` between two runs).
     """
 
     # The running digest of one game's entries (game, number of its last entry, the
@@ -339,7 +340,7 @@ class Journal:
         try:
             # (`check` is what every start does now; it is kept for older callers.)
             self.checked = True
-            self.unclean = beside(path, "-wal").exists()
+            self.unclean = _log_holds_commits(path)
             try:
                 self._refuse_held()
                 self._refuse_cut()
@@ -1279,6 +1280,17 @@ class Journal:
 def _archive_step(step: str, game_id: int) -> None:
     """Each step of archiving a game ("copying", "copied", "deleting", "deleted"): where
     the tests cut the power."""
+
+
+def _log_holds_commits(path: Path) -> bool:
+    """Whether SQLite's write-ahead log beside `path` holds anything: a service that
+    stopped cleanly removed it, and a reader (`roundhouse games`, `export`) between two
+    runs may leave it behind empty (a read-only connection cannot remove it), which is no
+    unclean stop: nothing of it is lost."""
+    try:
+        return beside(path, "-wal").stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _no_room(path: Path) -> bool:

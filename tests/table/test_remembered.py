@@ -89,15 +89,17 @@ def test_an_input_that_cannot_be_journaled_is_not_taken(rig_factory, monkeypatch
 def test_after_an_unclean_stop_the_screens_say_where_the_game_was_taken_up(rig_factory):
     rig = rig_factory()
     rig.start(0, 1)
-    rig.press(0)  # a draw, journaled
-    entries = len(rig.entries())
     config = rig.config
     rig.journal.close()
     pid = os.fork()
     if pid == 0:  # a service killed in the middle of the game
-        Journal(config.database)
+        Rig(config).press(0)  # a draw, journaled
         os.kill(os.getpid(), signal.SIGKILL)
     os.waitpid(pid, 0)
+    reader = Journal(config.database, read_only=True)
+    entries = reader.last_entry(1)
+    reader.close()
+    assert entries == 1
     again = Rig(config)
     assert again.view["alerts"] == [
         f"The table stopped without warning and took up game 1 again at entry {entries}: "
@@ -110,3 +112,22 @@ def test_after_an_unclean_stop_the_screens_say_where_the_game_was_taken_up(rig_f
     clean = Rig(config)
     assert not any("took up" in alert for alert in clean.view["alerts"])
     clean.journal.close()
+
+
+def test_reading_the_games_between_two_runs_is_no_unclean_stop(rig_factory, capsys):
+    from firmware_py.cli import main
+
+    rig = rig_factory()
+    rig.start(0, 1)
+    rig.press(0)  # a draw, journaled
+    config = rig.config
+    rig.journal.close()  # a clean stop
+    # Between two runs (an update, say) a person lists the games and exports one: a
+    # reader leaves SQLite's log and index beside the journal, with nothing in the log.
+    assert main(["games", "--db", str(config.database)]) == 0
+    assert main(["export", "1", "--db", str(config.database)]) == 0
+    capsys.readouterr()
+    again = Rig(config)
+    assert not again.journal.unclean
+    assert not any("took up" in alert for alert in again.view["alerts"])
+    again.journal.close()
