@@ -230,6 +230,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     head_side = max(pad, -(-head // 9))
 
     headings: list[tuple[str, Rect, str]] = []
+    numbers: list[tuple[str, Rect]] = []  # the rounds' numbers, heading their columns
 
     def heading(label: str, hx: int, hw: int, align: str = "center") -> None:
         headings.append((label, (hx + head_side, y + pad, hw - 2 * head_side, head), align))
@@ -240,9 +241,7 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         if r == len(scores):
             cells.append(Cell((cx, y, round_w, h), "current"))
         label_h = head * 2 // 5
-        texts.append(fit(text.numerals(r + 1, lang), (cx + 1, y + pad, round_w - 2, label_h),
-                         max_size=48,
-                              min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
+        numbers.append((text.numerals(r + 1, lang), (cx + 1, y + pad, round_w - 2, label_h)))
         engine = board.engines[r] if r < len(board.engines) else None
         if engine:
             value = tile_pips(engine)[0]
@@ -328,11 +327,15 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
         texts += fitted
         keys += fitted
     # The headings label the columns: never larger than the names they head ("Player"
-    # stood twice the names' size at 800x480).
+    # stood twice the names' size at 800x480, the rounds' numbers above the names of a
+    # Persian one).
     least_name = min((t.size for t in named), default=70)
     for label, box, align in headings:
         texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(70, least_name)),
                          min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
+    for label, box in numbers:
+        texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(48, least_name)),
+                         min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
 
 
 def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Chart:

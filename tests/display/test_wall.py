@@ -196,3 +196,24 @@ def test_the_board_reads_names_and_totals_before_its_headings(name, size, view):
     scores = [t.size for t in lay.texts if t not in lay.key_numbers
               and t.lines[0].isdigit() and t.box[1] in rows]
     assert scores and max(scores) <= min(t.size for t in totals)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar", "te", "el", "lt"])
+@pytest.mark.parametrize("name", ["game_over_2", "game_over_8", "game_over_14", "summary_8"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_heading_of_the_board_outsizes_the_names_in_any_language(lang, name, size, view):
+    """The rounds' numbers head their columns as "Player" heads the names: on a Persian
+    800x480 wall they stood larger than the names."""
+    from display.names import seat_name
+
+    sample = view(name)
+    sample["wall_language"] = lang
+    parsed = as_view(sample)
+    lay = layout(parsed, size)
+    header = pygame.Rect(next(c.rect for c in lay.cells if c.kind == "header"))
+    names = {seat_name(parsed, i, lang) for i in range(len(sample["seats"]))}
+    named = [t.size for t in lay.texts if " ".join(t.lines) in names]
+    headings = [t for t in lay.texts if header.contains(t.box)]
+    assert len(named) == len(names) and len(headings) > 3
+    assert max(t.size for t in headings) <= min(named), [
+        (t.lines, t.size) for t in headings if t.size > min(named)]
