@@ -147,6 +147,11 @@ class JournalBusy(JournalError):
     """Another process holds the journal: two services would interleave their games."""
 
 
+class ArchiveClash(JournalError):
+    """The archive holds another game under a number the journal uses (the journal was
+    put back from a backup without its archive): that game is never copied over."""
+
+
 # SQLite's primary result codes (sqlite3.h) that say the file's content is bad, and those
 # that say the disk or the file system refused.
 _DAMAGED_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
@@ -994,7 +999,13 @@ class Journal:
             self.archive_problem = str(err)
             return live
         # A game copied into the archive and not yet deleted here is one game.
-        here = {g.id for g in live}
+        here = {g.id: (g.started, g.players) for g in live}
+        other = [g.id for g in archived if g.id in here and here[g.id] != (g.started, g.players)]
+        if other:
+            self.archive_problem = (
+                f"{history.path} holds other games numbered {_numbers(other)} than "
+                f"{self.path}; the journal's own are listed: restore the archive that was "
+                "backed up with the journal")
         return sorted([*live, *(g for g in archived if g.id not in here)], key=lambda g: g.id)
 
     def _own_games(self) -> list[GameSummary]:
@@ -1035,6 +1046,9 @@ class Journal:
             self._wake.clear()
             try:
                 moved = self.archive_finished(self._stopping)
+            except ArchiveClash as err:
+                # The archive itself is sound: the other games did leave the journal.
+                log.error("%s", err)
             except Exception as err:
                 if self._stopping.is_set():
                     pass
@@ -1081,12 +1095,23 @@ class Journal:
             return 0
         writer = self._archive()
         moved = 0
+        clashes: list[int] = []
         for game_id in ids:
             if stop is not None and stop.is_set():
                 break
-            moved += self._archive_one(writer, game_id)
+            try:
+                moved += self._archive_one(writer, game_id)
+            except ArchiveClash:
+                # That game stays in the journal; the others still leave it, or the
+                # check every start runs would grow with each game played from now on.
+                clashes.append(game_id)
         if moved:
             self._compact()
+        if clashes:
+            raise ArchiveClash(
+                f"{writer.path} holds other games numbered {_numbers(clashes)} than "
+                f"{self.path}, which keeps its own (moved {moved} other finished games): "
+                "restore the archive that was backed up with the journal")
         return moved
 
     def _archive(self) -> Journal:
@@ -1217,9 +1242,8 @@ class Journal:
                 # Another game of that number (the journal restored from an older backup):
                 # never copied over; it stays in the journal.
                 db.execute("ROLLBACK")
-                raise JournalError(f"{writer.path} holds another game {game_id} than "
-                                   f"{self.path}: restore the archive that was backed up "
-                                   "with the journal")
+                raise ArchiveClash(f"{writer.path} holds another game {game_id} than "
+                                   f"{self.path}")
             for table, _, _ in reversed(rows):  # its entries before the game itself
                 key = "id" if table == "games" else "game_id"
                 db.execute(f'DELETE FROM "{table}" WHERE {key} = ?', (game_id,))
@@ -1318,3 +1342,9 @@ def _memory_folder() -> str | None:
     """A folder in memory for a copy of the journal, when its own disk is full."""
     shm = Path("/dev/shm")
     return str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
+def _numbers(ids: list[int]) -> str:
+    """Game numbers as a person reads them in a message: "5, 6 and 9"."""
+    said = [str(i) for i in ids]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"

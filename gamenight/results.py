@@ -38,13 +38,20 @@ class Results:
 
     def sheets(self) -> list[Sheet]:
         """Every game of the journal that has a round played or is over, oldest first. A
-        game that cannot be replayed is left out and named in `problems` once."""
+        game that cannot be replayed is left out and named in `problems` once, and so is an
+        archive that cannot be read."""
         if not self.database.is_file():
             return []
         journal = Journal(self.database, read_only=True)
         try:
             found = []
-            for summary in journal.games():
+            summaries = journal.games()
+            # An archive that cannot be read leaves its games out: say so, or the league
+            # would lose a table's history without a word.
+            if journal.archive_problem:
+                self._tell(f"the finished games archived beside {self.database} are left "
+                           f"out: {journal.archive_problem}")
+            for summary in summaries:
                 key = (summary.id, summary.started)
                 cached = self._cache.get(key)
                 if cached is not None and cached[:2] == (summary.entries, summary.finished):
@@ -65,9 +72,7 @@ class Results:
             game = Game.from_meta(meta)
             state = game.replay(journal.entries(game_id))[-1].state
         except RoundhouseError as err:
-            problem = f"game {name} of {self.database} cannot be replayed: {err}"
-            if problem not in self.problems:
-                self.problems.append(problem)
+            self._tell(f"game {name} of {self.database} cannot be replayed: {err}")
             return None
         return Sheet(
             game=name,
@@ -77,6 +82,11 @@ class Results:
             ranking=tuple(state.ranking) if state.ranking is not None else None,
             totals=tuple(state.totals),
         )
+
+
+    def _tell(self, problem: str) -> None:
+        if problem not in self.problems:
+            self.problems.append(problem)
 
 
 def _cards(value: object, players: int) -> tuple[str | None, ...]:

@@ -19,7 +19,7 @@ from test_daemon import sim_config
 from firmware_py import journal as journal_module
 from firmware_py.cli import main
 from firmware_py.daemon import Service
-from firmware_py.journal import Journal, JournalDamaged, JournalError
+from firmware_py.journal import ArchiveClash, Journal, JournalDamaged, JournalError
 from firmware_py.notify import Notifier
 from gamenight.results import Results
 
@@ -329,13 +329,44 @@ def test_an_archived_game_is_never_copied_over_by_another_of_its_number(tmp_path
     other = journal.begin_game({**META, "players": ["Cy", "Di"]})
     journal.finish_game(other, {"ranking": [1, 0], "winner": "Di"})
     journal.begin_game(META)
-    with pytest.raises(JournalError, match="holds another game 5 than"):
+    for _ in range(2):  # and more, under numbers the archive does not hold
+        game = journal.begin_game({**META, "players": ["Ed", "Fo"]})
+        journal.finish_game(game, {"ranking": [0, 1], "winner": "Ed"})
+    journal.begin_game(META)
+    with pytest.raises(ArchiveClash, match=r"holds other games numbered 5 than .*moved 3 other"):
         journal.archive_finished()
+    # The games that clash stay in the journal; the others still leave it, so the check
+    # every start runs does not grow with each game played from now on.
+    assert own_games(db) == [5, 6, 9]
+    assert own_games(tmp_path / "t.db.archive") == [1, 2, 3, 4, 5, 6, 7, 8]
     journal.close()
     kept = Journal(tmp_path / "t.db.archive", read_only=True, archive=False)
     assert {g: (kept.meta(g), kept.entries(g)) for g in (5, 6)} == {
         g: archived[g] for g in (5, 6)}
     kept.close()
+    # Listed, the journal's own games 5 and 6 are shown, and the clash is said.
+    journal = Journal(db, read_only=True)
+    assert [g.players for g in journal.games() if g.id in (5, 7)] == [("Cy", "Di"),
+                                                                      ("Ed", "Fo")]
+    assert journal.archive_problem is not None
+    assert "other games numbered 5 than" in journal.archive_problem
+    journal.close()
+
+
+def test_the_league_is_told_when_the_archived_games_cannot_be_read(tmp_path):
+    db = tmp_path / "t.db"
+    journal_of(db, 3)
+    journal = Journal(db)
+    journal.archive_finished()
+    journal.close()
+    archive = tmp_path / "t.db.archive"
+    with archive.open("r+b") as damaged:
+        damaged.write(b"not a journal" * 20)
+    results = Results(db)
+    results.sheets()
+    # (this test's games are not real moves: each is also named as not replayed)
+    [problem] = [p for p in results.problems if "archived beside" in p]
+    assert "are left out" in problem
 
 
 def test_a_failed_archiving_is_taken_up_again_by_the_next_game(tmp_path, monkeypatch,
