@@ -396,6 +396,7 @@ def simulate(
             retap_s=removal_ms / 1000 + SAME_DIP_S + 0.25,
             marker_pads={r.pad for r in config.readers if r.markers},
             say=say,
+            table_stopped=lambda: service.failure is not None,
         )
 
         def stopped() -> bool:
@@ -405,7 +406,14 @@ def simulate(
                 return True
             return service.finished.is_set()
 
-        results = driver.play(games, stopped=stopped)
+        try:
+            results = driver.play(games, stopped=stopped)
+        finally:
+            # A sim that played fewer games than asked must not end as if all went well,
+            # nor blame the bots for the table's fault.
+            if service.failure is not None:
+                raise SimError(f"the table stopped on an unexpected error "
+                               f"({service.failure!r}): the log above says where") from None
         if children and not any(child.poll() is not None for child in children):
             # The screens draw the final ranking before they close.
             time.sleep(SCREEN_LINGER_S if frames is None else FRAMES_LINGER_S)
@@ -502,8 +510,11 @@ class Driver:
         retap_s: float = 0.0,
         marker_pads: Collection[str] | None = None,
         say: Callable[[str], None] = lambda _: None,
+        table_stopped: Callable[[], bool] = lambda: False,
     ) -> None:
-        """`chairs`: the table seat (its buttons and pad) of each seat's name."""
+        """`chairs`: the table seat (its buttons and pad) of each seat's name;
+        `table_stopped` says the table will answer no more (the bots stop waiting)."""
+        self.table_stopped = table_stopped
         self.views = views
         self.hardware = hardware
         self.bots = bots
@@ -561,6 +572,8 @@ class Driver:
     def _first_view(self) -> View:
         deadline = time.monotonic() + ANSWER_TIMEOUT_S
         while self.view is None:
+            if self.table_stopped():
+                raise SimError("the table stopped")
             if time.monotonic() > deadline:
                 raise SimError(f"the table published no view within {ANSWER_TIMEOUT_S:.0f} s")
             self.view = self.views.poll(0.5)
@@ -794,6 +807,8 @@ class Driver:
                 self.view = news
                 if _game_part(news) != before:
                     break
+            if self.table_stopped():
+                raise SimError("the table stopped")
             if time.monotonic() > deadline:
                 what = " ".join(str(a) for a in args)
                 raise SimError(f"the table did not answer a bot within {ANSWER_TIMEOUT_S:.0f} s "

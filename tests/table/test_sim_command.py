@@ -274,3 +274,26 @@ def test_closing_a_screen_ends_the_sim(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "A screen was closed: the sim ends" in out
     assert "Game 1" not in out
+
+
+def test_a_table_that_stops_on_an_error_ends_the_sim_with_status_1(tmp_path, monkeypatch,
+                                                                   capsys):
+    from firmware_py.table import Table
+
+    handle = Table.handle
+    inputs = []
+
+    def breaks_at_the_tenth_input(self: Table, event: object) -> bool:
+        inputs.append(event)
+        if len(inputs) == 10:
+            raise RuntimeError("a fault in the table")
+        return handle(self, event)
+
+    monkeypatch.setattr(Table, "handle", breaks_at_the_tenth_input)
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    code = main(["sim", "--headless", "--speed", "0", "--db", str(tmp_path / "sim.db")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "roundhouse sim: the table stopped on an unexpected error (" in err
+    assert "a fault in the table" in err
