@@ -120,9 +120,6 @@ _MAX_ID = 2**63 - 1
 BUSY_TIMEOUT_S = 5.0
 
 
-log = logging.getLogger(__name__)
-
-
 class JournalError(RoundhouseError):
     """The journal cannot be used: unreadable, foreign, too new, busy, or a bad request."""
 
@@ -339,12 +336,9 @@ class Journal:
         if read_only:
             self._refuse_cut()
             self._db = self._open_read_only()
-            self.checked = False
             return
         self._holder = self._take_lock()
         try:
-            # (`check` is what every start does now; it is kept for older callers.)
-            self.checked = True
             self.unclean = _log_holds_commits(path)
             try:
                 self._refuse_held()
