@@ -91,6 +91,11 @@ def _names(view: View) -> tuple[Name, ...]:
     return view.people()
 
 
+def _first_pending(view: View) -> str | None:
+    pending = view.pending_doubles or ()
+    return pending[0].tile if pending else None
+
+
 def announcements(old: View | None, new: View) -> list[Announcement]:
     """What to say aloud now that `new` follows `old` (None: the first view seen, of
     which only the seat to act is said)."""
@@ -108,12 +113,15 @@ def announcements(old: View | None, new: View) -> list[Announcement]:
             if info.one_tile and not before:
                 say(seat, message(m.SPEECH_ONE_TILE, seat=seat))
     turn = new.turn
-    if playing and turn is not None and (not was_playing or old is None
-                                         or old.turn != turn):
-        pending = new.pending_doubles or ()
-        if pending:
-            say(turn, message(m.SPEECH_SATISFY, seat=turn, tile=pending[0].tile))
-        else:
+    first = _first_pending(new)
+    if playing and turn is not None:
+        new_seat = old is None or not was_playing or old.turn != turn
+        # A seat also keeps its turn to satisfy the double it just laid (or the next one
+        # in order): a new thing to do, though not a new seat to do it.
+        new_double = first is not None and (old is None or first != _first_pending(old))
+        if first is not None and (new_seat or new_double):
+            say(turn, message(m.SPEECH_SATISFY, seat=turn, tile=first))
+        elif new_seat:
             say(turn, message(m.SPEECH_TURN, seat=turn))
     if was_playing and new.phase in ("round_over", "game_over"):
         if new.went_out is not None:

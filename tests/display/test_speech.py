@@ -178,3 +178,20 @@ def test_check_config_names_a_wrong_speech_or_sleep_setting():
         parse_config(data, path)
     said = str(err.value)
     assert "display.speech.rate" in said and "display.sleep.blank_after_s" in said
+
+
+def test_a_seat_that_keeps_its_turn_to_satisfy_its_double_is_told_so():
+    play = as_view(load("play_8"))
+    (pending,) = play.pending_doubles
+    free = replace(play, pending_doubles=())
+    # The seat to act lays a double: its turn goes on, and the double is now its task.
+    (said,) = announcements(free, play)
+    name = play.seats[play.turn].name
+    value = pending.tile.split("-")[0]
+    assert said.seat == play.turn and said.text == f"{name}, satisfy the double {value}"
+    # Nothing new: nothing said again.
+    assert announcements(play, play) == []
+    # Satisfied, the turn passes: the next seat hears its turn, not the double.
+    passed = replace(free, turn=(play.turn + 1) % len(play.seats))
+    (turn,) = announcements(play, passed)
+    assert turn.text == f"{play.seats[passed.turn].name}, your turn"
