@@ -416,7 +416,11 @@ class FakePn532:
             # A long read: an idle chip costs nothing; `close` interrupts it.
             data = self._cable.read(0.5)
             with self._seen:
-                if not self.answering:
+                # A board powered through its cable hears nothing once it is pulled, not
+                # even the bytes read just before: they must not wake the chip `reset`
+                # has put to sleep.
+                if not self.answering or not self._cable.plugged:
+                    framer.reset()
                     continue
                 speed = self._cable.host_baudrate()
                 if speed is not None and speed == self._new_baudrate:
@@ -430,6 +434,8 @@ class FakePn532:
                 data = self._awake_bytes(data)
             for item in framer.feed(data):
                 with self._seen:
+                    if not self._cable.plugged:
+                        break
                     self._frame(item)
 
     def _awake_bytes(self, data: bytes) -> bytes:
