@@ -182,7 +182,9 @@ def _board(view: View) -> _Board:
 
 
 def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace],
-                texts: list[Text], keys: list[Text]) -> None:
+                texts: list[Text], keys: list[Text]) -> int:
+    """Lays out the board; returns the size of its smallest name, which no heading
+    (nor the chart's words beside it) outsizes."""
     fit, fit_column = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect
@@ -336,10 +338,15 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     for label, box in numbers:
         texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(48, least_name)),
                          min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
+    return least_name
 
 
-def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Chart:
-    """Every player's running total after each round, a line in the seat's colour."""
+def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
+           names: int) -> Chart:
+    """Every player's running total after each round, a line in the seat's colour. Its
+    words label it, as the board's headings do: none larger than the board's smallest
+    name, of size `names` (on a Persian 800x480 wall the rounds' numbers under the chart
+    stood larger than the names)."""
     fit, _ = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect
@@ -350,7 +357,8 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Char
     label_h = max(MIN_TEXT + 4, h // 14)
     texts.append(fit(_say(view, "screen.running_totals"),
                           (x + pad, y + pad, w - 2 * pad, label_h),
-                          max_size=70, min_size=MIN_TEXT, colour=theme.INK_DIM, align="left"))
+                          max_size=max(MIN_TEXT, min(70, names)), min_size=MIN_TEXT,
+                          colour=theme.INK_DIM, align="left"))
     running = [[0] * len(seats)]
     for row in scores:
         running.append([a + b for a, b in zip(running[-1], row, strict=True)])
@@ -369,12 +377,13 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text]) -> Char
         grid.append(((px, gy), (px + pw, gy)))
         texts.append(fit(text.numerals(value, lang),
                          (x + pad // 2, gy - label_h // 2, axis_w - pad // 2,
-                              label_h), max_size=48, min_size=MIN_TEXT - 4,
+                              label_h), max_size=max(MIN_TEXT - 4, min(48, names)),
+                              min_size=MIN_TEXT - 4,
                               colour=theme.INK_DIM, align="right"))
     rounds = len(running) - 1
     slot = pw // max(1, rounds)
     # Number every round, or every second or third one when their numbers would touch.
-    label_size = _largest_size(label_h, 48)
+    label_size = max(MIN_TEXT - 4, min(_largest_size(label_h, 48), names))
     every = max(1, -(-text.text_width(f"{rounds}  ", label_size) // max(1, slot)))
     for r in range(1, rounds + 1, every):
         rx = px + round(pw * r / max(1, rounds))
@@ -456,17 +465,20 @@ def layout(view: View, size: tuple[int, int]) -> WallLayout:
         summary = view.phase == "game_over" or (
             view.phase == "round_over" and view.revealed is None)
         board = body
+        room: Rect | None = None
         if scored and summary:
             bx, by, bw, bh = body
             if bw >= bh:
                 chart_w = bw * 36 // 100
                 board = (bx, by, bw - chart_w - m, bh)
-                chart = _chart(view, (bx + bw - chart_w, by, chart_w, bh), cells, texts)
+                room = (bx + bw - chart_w, by, chart_w, bh)
             else:
                 chart_h = bh * 34 // 100
                 board = (bx, by, bw, bh - chart_h - m)
-                chart = _chart(view, (bx, by + bh - chart_h, bw, chart_h), cells, texts)
-        _scoreboard(view, board, cells, tiles, texts, keys)
+                room = (bx, by + bh - chart_h, bw, chart_h)
+        names_size = _scoreboard(view, board, cells, tiles, texts, keys)
+        if room is not None:
+            chart = _chart(view, room, cells, texts, names_size)
     wall = WallLayout(size, tuple(cells), tuple(tiles), tuple(texts), tuple(keys), chart,
                       prompt_item)
     return _mirrored(wall) if text.reads_rtl(lang) else wall

@@ -217,3 +217,24 @@ def test_no_heading_of_the_board_outsizes_the_names_in_any_language(lang, name, 
     assert len(named) == len(names) and len(headings) > 3
     assert max(t.size for t in headings) <= min(named), [
         (t.lines, t.size) for t in headings if t.size > min(named)]
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar", "te", "el", "lt"])
+@pytest.mark.parametrize("name", ["game_over_2", "game_over_8", "game_over_14", "summary_8"])
+@pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_chart_s_words_never_outsize_the_names(lang, name, size, view):
+    """The chart's title and the numbers on its axes label it as the headings label the
+    board: on a Persian 800x480 wall the rounds' numbers under the chart stood half as
+    large again as the names."""
+    from display.names import seat_name
+
+    sample = view(name)
+    sample["wall_language"] = lang
+    parsed = as_view(sample)
+    lay = layout(parsed, size)
+    names = {seat_name(parsed, i, lang) for i in range(len(sample["seats"]))}
+    named = [t.size for t in lay.texts if " ".join(t.lines) in names]
+    charted = [t for t in lay.texts if pygame.Rect(lay.chart.rect).contains(t.box)]
+    assert len(named) == len(names) and len(charted) > 4
+    assert max(t.size for t in charted) <= min(named), [
+        (t.lines, t.size) for t in charted if t.size > min(named)]
