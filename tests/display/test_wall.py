@@ -219,6 +219,12 @@ def test_no_heading_of_the_board_outsizes_the_names_in_any_language(lang, name, 
         (t.lines, t.size) for t in headings if t.size > min(named)]
 
 
+def _ink(line: str, size: int, rtl: bool = False) -> int:
+    """How tall `line` is drawn, in pixels of ink."""
+    image = text.line_image(line, size, (255, 255, 255), rtl)
+    return image.get_bounding_rect(min_alpha=128).height
+
+
 @pytest.mark.parametrize("lang", ["en", "fa", "ar", "te", "el", "lt"])
 @pytest.mark.parametrize("name", ["game_over_2", "game_over_8", "game_over_14", "summary_8"])
 @pytest.mark.parametrize("size", [(800, 480), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
@@ -238,3 +244,12 @@ def test_the_chart_s_words_never_outsize_the_names(lang, name, size, view):
     assert len(named) == len(names) and len(charted) > 4
     assert max(t.size for t in charted) <= min(named), [
         (t.lines, t.size) for t in charted if t.size > min(named)]
+    # As drawn: a Persian digit stands a third taller than a Latin capital of one size.
+    capital = _ink("H", min(named))
+    header = pygame.Rect(next(c.rect for c in lay.cells if c.kind == "header"))
+    numbers = [t for t in lay.texts if t.lines[0].isdigit()
+               and (t in charted or header.contains(t.box))]
+    assert len(numbers) > 6
+    rtl = text.reads_rtl(lang)
+    assert all(_ink(t.lines[0], t.size, rtl) <= capital for t in numbers), [
+        (t.lines[0], _ink(t.lines[0], t.size, rtl), capital) for t in numbers]
