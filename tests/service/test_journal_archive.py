@@ -111,8 +111,7 @@ def test_the_service_archives_after_ready_and_after_each_game_begun(tmp_path):
     finally:
         service.stop()
     assert own_games(tmp_path / "t.db") == [5]
-    assert [g.id for g in Journal(tmp_path / "t.db", read_only=True).games()] == [
-        1, 2, 3, 4, 5]
+    assert list(everything(tmp_path / "t.db")) == [1, 2, 3, 4, 5]
 
 
 # --- a power cut while archiving --------------------------------------------------------
