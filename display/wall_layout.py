@@ -183,8 +183,9 @@ def _board(view: View) -> _Board:
 
 def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace],
                 texts: list[Text], keys: list[Text]) -> int:
-    """Lays out the board; returns the size of its smallest name, which no heading
-    (nor the chart's words beside it) outsizes."""
+    """Lays out the board; returns the size its names are set at (the largest: a long
+    name shrunk to fit its cell does not shrink the chart), which the chart's words
+    beside it never exceed."""
     fit, fit_column = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect
@@ -338,15 +339,15 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     for label, box in numbers:
         texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(48, least_name)),
                          min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
-    return least_name
+    return max((t.size for t in named), default=70)
 
 
 def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
            names: int) -> Chart:
     """Every player's running total after each round, a line in the seat's colour. Its
-    words label it, as the board's headings do: none larger than the board's smallest
-    name, of size `names` (on a Persian 800x480 wall the rounds' numbers under the chart
-    stood larger than the names)."""
+    words label it, as the board's headings do: none larger than the board's names, set
+    at size `names` (on a Persian 800x480 wall the rounds' numbers under the chart stood
+    half as large again as the names)."""
     fit, _ = _fitters(view)
     lang = _language(view)
     x, y, w, h = rect

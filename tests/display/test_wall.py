@@ -231,7 +231,8 @@ def _ink(line: str, size: int, rtl: bool = False) -> int:
 def test_the_chart_s_words_never_outsize_the_names(lang, name, size, view):
     """The chart's title and the numbers on its axes label it as the headings label the
     board: on a Persian 800x480 wall the rounds' numbers under the chart stood half as
-    large again as the names."""
+    large again as the names. (Compared with the names' size, not with one long name
+    shrunk to fit.)"""
     from display.names import seat_name
 
     sample = view(name)
@@ -242,10 +243,10 @@ def test_the_chart_s_words_never_outsize_the_names(lang, name, size, view):
     named = [t.size for t in lay.texts if " ".join(t.lines) in names]
     charted = [t for t in lay.texts if pygame.Rect(lay.chart.rect).contains(t.box)]
     assert len(named) == len(names) and len(charted) > 4
-    assert max(t.size for t in charted) <= min(named), [
-        (t.lines, t.size) for t in charted if t.size > min(named)]
-    # As drawn: a Persian digit stands a third taller than a Latin capital of one size.
-    capital = _ink("H", min(named))
+    assert max(t.size for t in charted) <= max(named), [
+        (t.lines, t.size) for t in charted if t.size > max(named)]
+    # As drawn: a Persian digit stands taller than a Latin capital of one size.
+    capital = _ink("H", max(named))
     header = pygame.Rect(next(c.rect for c in lay.cells if c.kind == "header"))
     numbers = [t for t in lay.texts if t.lines[0].isdigit()
                and (t in charted or header.contains(t.box))]
