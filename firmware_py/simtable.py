@@ -60,6 +60,9 @@ SCREEN_LINGER_S = 5.0
 FRAMES_LINGER_S = 1.0
 # The shortest hold the configuration check allows (buttons.draw_hold_s, pass_hold_s).
 SHORTEST_HOLD_S = 0.3
+# A tile laid again on a pad waits this much longer than the table's same-dip time after
+# its reader reported it removed.
+RETAP_MARGIN_S = 0.05
 
 
 class Hardware(Protocol):
@@ -68,6 +71,7 @@ class Hardware(Protocol):
     def press(self, seat: int, button: Button) -> None: ...
     def hold(self, seat: int, button: Button) -> None: ...
     def tap(self, pad: str, tag: str) -> None: ...
+    def let_go(self, pad: str, tag: str) -> float | None: ...
     def place(self, pad: str, tag: str) -> None: ...
     def lift(self, pad: str, tag: str) -> None: ...
 
@@ -391,9 +395,6 @@ def simulate(
             options=Options.from_json(config.rules),
             chairs={s.name: s.seat for s in config.seats},
             pace=pace,
-            # Past the reader's removal time, with room for a busy machine.
-            # and past the time within which the table takes it for the same dip.
-            retap_s=removal_ms / 1000 + SAME_DIP_S + 0.25,
             marker_pads={r.pad for r in config.readers if r.markers},
             say=say,
             table_stopped=lambda: service.failure is not None,
@@ -507,7 +508,6 @@ class Driver:
         options: Options,
         chairs: Mapping[str, int],
         pace: float = 0.0,
-        retap_s: float = 0.0,
         marker_pads: Collection[str] | None = None,
         say: Callable[[str], None] = lambda _: None,
         table_stopped: Callable[[], bool] = lambda: False,
@@ -535,10 +535,6 @@ class Driver:
         self.tapped: list[list[Tile]] = []  # tracked deal / reveal: tiles each seat tapped
         self.drawing = False  # tracked hands: DRAW pressed, the drawn tile not yet tapped
         self.markers_out: set[int] = set()  # table seats whose marker lies on their pad
-        # A reader reports a tag once while it stays: the same tile tapped again on the
-        # same pad (drawn, then played) must wait until the pad has let go of it.
-        self.retap_s = retap_s
-        self._tapped_at: dict[tuple[str, str], float] = {}
         self._stages: dict[Stage, Callable[[View], None]] = {
             Stage.LOBBY: self._lobby,
             Stage.LEAD: self._lead,
@@ -781,11 +777,13 @@ class Driver:
     # --- talking to the table --------------------------------------------------------
 
     def _tap(self, pad: str, tile: str) -> None:
-        at = self._tapped_at.get((pad, tile))
-        if at is not None:
-            time.sleep(max(0.0, at + self.retap_s - time.monotonic()))
+        # A reader reports a tag once while it stays: the same tile tapped again on the
+        # same pad (drawn, then played) waits until the pad has let go of it, and then
+        # until the table no longer takes it for the same dip.
+        gone = self.hardware.let_go(pad, tile)
+        if gone is not None:
+            time.sleep(max(0.0, gone + SAME_DIP_S + RETAP_MARGIN_S - time.monotonic()))
         self.hardware.tap(pad, tile)
-        self._tapped_at[(pad, tile)] = time.monotonic()
 
     def _input(
         self,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +21,7 @@ from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyp
 
 from hardware import HardwareError
 from hardware.buttons import SeatButtons
-from hardware.events import Button
+from hardware.events import Button, Event, TagPlaced, TagRemoved
 from hardware.rfid import Reader, UnknownProtocol, open_reader
 from hardware.rfid.fake import (
     UID_BYTES,
@@ -42,6 +43,46 @@ _TILE = re.compile(r"\d{1,2}-\d{1,2}")
 
 class SimError(HardwareError):
     """The simulator was asked for something the simulated table does not have."""
+
+
+class _Pads:
+    """The readers' events on their way to the table, each tag's comings and goings on
+    each pad noted: how often it was reported placed, whether it still lies there, and
+    when the pad last let go of it."""
+
+    def __init__(self, queue: EventQueue) -> None:
+        self._queue = queue
+        self._changed = threading.Condition()
+        self._tapped: dict[tuple[str, str], int] = {}
+        self._placed: dict[tuple[str, str], int] = {}
+        self._lying: set[tuple[str, str]] = set()
+        self._gone_at: dict[tuple[str, str], float] = {}
+
+    def put(self, item: Event) -> None:
+        if isinstance(item, TagPlaced | TagRemoved):
+            key = (item.pad, item.uid)
+            with self._changed:
+                if isinstance(item, TagPlaced):
+                    self._placed[key] = self._placed.get(key, 0) + 1
+                    self._lying.add(key)
+                else:
+                    self._lying.discard(key)
+                    self._gone_at[key] = item.at
+                self._changed.notify_all()
+        self._queue.put(item)
+
+    def tapped(self, pad: str, uid: str) -> None:
+        with self._changed:
+            self._tapped[pad, uid] = self._tapped.get((pad, uid), 0) + 1
+
+    def let_go(self, pad: str, uid: str, timeout: float) -> float | None:
+        key = (pad, uid)
+        with self._changed:
+            if not self._changed.wait_for(
+                    lambda: self._placed.get(key, 0) >= self._tapped.get(key, 0)
+                    and key not in self._lying, timeout):
+                raise SimError(f"the simulated reader of pad {pad} did not let go of a tag")
+            return self._gone_at.get(key)
 
 
 class SimulatedTable:
@@ -72,6 +113,7 @@ class SimulatedTable:
         self._cables: dict[str, PtyCable] = {}
         self._fakes: dict[str, FakeReader] = {}
         self._readers: dict[str, Reader] = {}
+        self._pads = _Pads(queue)
         self.buttons: SeatButtons | None = None
         try:
             self.buttons = SeatButtons(self.pins, queue, pin_factory=self._factory,
@@ -82,7 +124,7 @@ class SimulatedTable:
                 self.urls[pad] = str(path)
                 self._cables[pad] = PtyCable(path)
                 self._fakes[pad] = fake_reader(protocol, self._cables[pad], removal_ms / 1000)
-                self._readers[pad] = open_reader(pad, str(path), protocol, queue,
+                self._readers[pad] = open_reader(pad, str(path), protocol, self._pads,
                                                  removal_ms=removal_ms)
             self._wait_online(online_timeout_s)
         except BaseException:
@@ -127,7 +169,18 @@ class SimulatedTable:
 
     def tap(self, pad: str, tag: str | Binding) -> None:
         """Lay a tag on a pad just long enough to be read, then take it away."""
-        self._fake(pad).tap(self.uid(tag))
+        fake, uid = self._fake(pad), self.uid(tag)
+        self._pads.tapped(pad, uid)
+        fake.tap(uid)
+
+    def let_go(self, pad: str, tag: str | Binding, timeout: float = 30.0) -> float | None:
+        """Wait until the pad's reader has reported every tap of `tag` on it and then
+        its removal; returns when that removal was reported (`Event.at`; None: never
+        tapped there). A tag laid again before its reader let go of it is read as the
+        same stay, not as a new tap: on a busy machine that can be long after the
+        reader's removal time."""
+        self._fake(pad)
+        return self._pads.let_go(pad, self.uid(tag), timeout)
 
     def place(self, pad: str, tag: str | Binding) -> None:
         self._fake(pad).place(self.uid(tag))

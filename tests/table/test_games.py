@@ -44,6 +44,9 @@ class DirectHardware:
         self.rig.tap(pad, "C" + value if kind == "card" else tag)
         self._seen()
 
+    def let_go(self, pad, tag):
+        return None  # each tap is sent placed and removed at once
+
     def place(self, pad, tag):
         self.rig.send(TagPlaced(pad, "M" + tag.partition(":")[2]))
 
