@@ -181,6 +181,12 @@ def _board(view: View) -> _Board:
                   (phase == "round_over" and revealed is not None))
 
 
+def _label(largest: int, names: int, floor: int = MIN_TEXT - 4) -> int:
+    """The largest size of a label (a heading, the chart's words): `largest`, never
+    above the names it labels, and never below `floor`."""
+    return max(floor, min(largest, names))
+
+
 def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace],
                 texts: list[Text], keys: list[Text]) -> int:
     """Lays out the board; returns the size its names are set at (the largest: a long
@@ -334,10 +340,10 @@ def _scoreboard(view: View, rect: Rect, cells: list[Cell], tiles: list[TilePlace
     # Persian one).
     least_name = min((t.size for t in named), default=70)
     for label, box, align in headings:
-        texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(70, least_name)),
+        texts.append(fit(label, box, max_size=_label(70, least_name),
                          min_size=MIN_TEXT - 4, colour=theme.INK_DIM, align=align))
     for label, box in numbers:
-        texts.append(fit(label, box, max_size=max(MIN_TEXT - 4, min(48, least_name)),
+        texts.append(fit(label, box, max_size=_label(48, least_name),
                          min_size=MIN_TEXT - 4, colour=theme.INK_DIM))
     return max((t.size for t in named), default=70)
 
@@ -358,7 +364,7 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
     label_h = max(MIN_TEXT + 4, h // 14)
     texts.append(fit(_say(view, "screen.running_totals"),
                           (x + pad, y + pad, w - 2 * pad, label_h),
-                          max_size=max(MIN_TEXT, min(70, names)), min_size=MIN_TEXT,
+                          max_size=_label(70, names, MIN_TEXT), min_size=MIN_TEXT,
                           colour=theme.INK_DIM, align="left"))
     running = [[0] * len(seats)]
     for row in scores:
@@ -378,13 +384,13 @@ def _chart(view: View, rect: Rect, cells: list[Cell], texts: list[Text],
         grid.append(((px, gy), (px + pw, gy)))
         texts.append(fit(text.numerals(value, lang),
                          (x + pad // 2, gy - label_h // 2, axis_w - pad // 2,
-                              label_h), max_size=max(MIN_TEXT - 4, min(48, names)),
+                              label_h), max_size=_label(48, names),
                               min_size=MIN_TEXT - 4,
                               colour=theme.INK_DIM, align="right"))
     rounds = len(running) - 1
     slot = pw // max(1, rounds)
     # Number every round, or every second or third one when their numbers would touch.
-    label_size = max(MIN_TEXT - 4, min(_largest_size(label_h, 48), names))
+    label_size = _label(_largest_size(label_h, 48), names)
     every = max(1, -(-text.text_width(f"{rounds}  ", label_size) // max(1, slot)))
     for r in range(1, rounds + 1, every):
         rx = px + round(pw * r / max(1, rounds))

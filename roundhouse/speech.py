@@ -118,7 +118,7 @@ def announcements(old: View | None, new: View) -> list[Announcement]:
         new_seat = old is None or not was_playing or old.turn != turn
         # A seat also keeps its turn to satisfy the double it just laid (or the next one
         # in order): a new thing to do, though not a new seat to do it.
-        new_double = first is not None and (old is None or first != _first_pending(old))
+        new_double = old is None or first != _first_pending(old)
         if first is not None and (new_seat or new_double):
             say(turn, message(m.SPEECH_SATISFY, seat=turn, tile=first))
         elif new_seat:
