@@ -14,7 +14,7 @@ from roundhouse.declension import Name
 from roundhouse.message import Message
 from roundhouse.messages import SEAT_NUMBERED, message
 from roundhouse.render import Names, clean, render
-from roundhouse.view import View
+from roundhouse.view import SeatView, View
 
 
 def seat_name(view: View, seat: int, lang: str) -> str:
@@ -32,10 +32,21 @@ def _named(given: str, seat: int, lang: str) -> str:
     return said[:1].upper() + said[1:]
 
 
-def names(view: View, lang: str) -> list[Name]:
+def names(view: View, lang: str) -> tuple[Name, ...]:
     """The seats' names as a sentence in `lang` says them, with the grammar the
     configuration gives them (a sentence may ask for a name in a case: "του Νίκου")."""
-    return list(_names(tuple(str(s.name) for s in view.seats), view.people(), lang))
+    # Asked for by nearly every text of a view: the seats of the view drawn last are
+    # known by identity, not rebuilt and hashed each time.
+    seats = view.seats
+    known = _recent.get(lang)
+    if known is not None and known[0] is seats:
+        return known[1]
+    said = _names(tuple(str(s.name) for s in seats), view.people(), lang)
+    _recent[lang] = (seats, said)
+    return said
+
+
+_recent: dict[str, tuple[tuple[SeatView, ...], tuple[Name, ...]]] = {}
 
 
 @lru_cache(maxsize=64)

@@ -33,7 +33,9 @@ import pygame.freetype
 FONTS = Path(__file__).resolve().parent / "fonts"
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity: a face keys the caches of every letter measured, and
+# the few faces are the constants below.
+@dataclass(frozen=True, eq=False)
 class Face:
     """A font file and the share of a nominal size it is opened at, chosen so its
     letters match the default font's in height and its lines fit the default line."""
@@ -110,6 +112,9 @@ class Run:
     rtl: bool
 
 
+# Asked of every letter of every line a screen measures: a new view's words run to some
+# thousands of letters, from a few hundred distinct ones.
+@lru_cache(maxsize=4096)
 def script_of(char: str) -> str:
     """The script of a letter or mark; "Zyyy" (common) for digits, spaces, punctuation."""
     code = ord(char)
@@ -123,6 +128,7 @@ def script_of(char: str) -> str:
     return "Zyyy"
 
 
+@lru_cache(maxsize=4096)
 def is_rtl(char: str) -> bool:
     """A letter of a right-to-left script, or a mark on one."""
     kind = unicodedata.bidirectional(char)
@@ -130,7 +136,7 @@ def is_rtl(char: str) -> bool:
 
 
 def has_rtl(text: str) -> bool:
-    return any(is_rtl(c) for c in text)
+    return not text.isascii() and any(is_rtl(c) for c in text)
 
 
 # Whitespace and isolate controls at a line's end return to the paragraph's level (L1).

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import pygame
 
@@ -238,25 +239,57 @@ def fit(
     if rtl:
         align = {"left": "right", "right": "left"}.get(align, align)
     width, height = Text((), 0, box, angle, colour).reading_box()
-    best: tuple[str, ...] | None = None
-    low, high = min_size, max(min_size, max_size)
-    best_size = min_size
+    top = max(min_size, max_size)
+    guess = _likely_size(text, min_size, top, width, height, max_lines, rtl)
     # A tile kept with its words where that fits at some size, else broken anywhere.
     for keep in (True, False):
-        while low <= high:
-            mid = (low + high) // 2
-            lines = _lines_at(text, mid, width, height, max_lines, rtl, keep)
-            if lines is None:
-                high = mid - 1
-            else:
-                best, best_size, low = lines, mid, mid + 1
-        if best is not None:
-            break
-        low, high = min_size, max(min_size, max_size)
-    if best is None:
-        rows = max(1, min(max_lines, height // line_height(min_size)))
-        best = _cut(text, min_size, width, rows, rtl)
-    return Text(best, best_size, box, angle, colour, align, rtl)
+        found = _largest(partial(_lines_at, text, width=width, height=height,
+                                 max_lines=max_lines, rtl=rtl, keep=keep),
+                         min_size, top, guess)
+        if found is not None:
+            return Text(found[1], found[0], box, angle, colour, align, rtl)
+    rows = max(1, min(max_lines, height // line_height(min_size)))
+    return Text(_cut(text, min_size, width, rows, rtl), min_size, box, angle, colour, align,
+                rtl)
+
+
+def _likely_size(
+    text: str, low: int, high: int, width: int, height: int, max_lines: int, rtl: bool
+) -> int:
+    """Where the largest size that fits is likely to be, from the text measured once at
+    the smallest size (widths and line heights grow about in step with the size)."""
+    wide = text_width(text, low, rtl)
+    tall = line_height(low)
+    best = low
+    for rows in range(1, max_lines + 1):
+        # A wrapped line is rarely filled to its end: allow for a little room lost.
+        by_width = low * width * rows * (1.0 if rows == 1 else 0.9) / max(1, wide)
+        by_height = low * height / max(1, tall * rows)
+        best = max(best, int(min(by_width, by_height)))
+    return min(high, best)
+
+
+def _largest(
+    lines_at: Callable[[int], tuple[str, ...] | None], low: int, high: int, guess: int
+) -> tuple[int, tuple[str, ...]] | None:
+    """The largest size in [low, high] at which `lines_at` finds lines, and those lines.
+    Each size tried opens a font at that size, and a font's first measure loads its
+    letters (about a millisecond), so the likely size and its neighbour are tried first;
+    halving what is left of the range follows only when the guess was off."""
+    best: tuple[int, tuple[str, ...]] | None = None
+    probe, beside = guess, True
+    while low <= high:
+        lines = lines_at(probe)
+        if lines is None:
+            high = probe - 1
+        else:
+            best, low = (probe, lines), probe + 1
+        if beside:
+            # Right beside the guess, the boundary is found in one more step.
+            probe, beside = (low if lines is not None else high), False
+        else:
+            probe = (low + high) // 2
+    return best
 
 
 def fit_column(

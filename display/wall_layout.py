@@ -84,7 +84,7 @@ def _place(n: int, lang: str) -> str:
     return _ordinal(n) if lang == "en" else text.numerals(n, lang)
 
 
-def _names(view: View) -> list[Name]:
+def _names(view: View) -> tuple[Name, ...]:
     """The names as the wall's sentences take them, closed in the wall's direction."""
     return names(view, _language(view))
 

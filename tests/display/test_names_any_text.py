@@ -82,3 +82,21 @@ def test_names_from_every_script_keep_their_letters_in_every_sentence(lang, view
        lang=st.sampled_from(LANGS))
 def test_no_name_crashes_a_screen(name, lang):
     draw_both(with_names(name, load("play_4"), lang))
+
+
+def test_a_seat_renamed_between_views_is_drawn_with_its_new_name():
+    """The screens keep the names of the view drawn last; the next view's are its own,
+    in the hub's prompt (which names the seat to act) as on its panel."""
+    sample = load("play_4")
+    before = as_view(sample)
+    renamed = copy.deepcopy(sample)
+    old = renamed["seats"][before.turn]["name"]
+    renamed["seats"][before.turn]["name"] = "Zoë"
+    size = (1920, 1080)
+
+    def drawn(view):
+        return " ".join(plain(" ".join(t.lines)) for t in table_layout(view, size).texts)
+
+    assert old in drawn(before)
+    assert old not in drawn(as_view(renamed))
+    assert drawn(as_view(renamed)).count("Zoë") >= 2  # the panel and the prompt
