@@ -225,7 +225,12 @@ def runs(line: str, rtl: bool | None = None) -> tuple[Run, ...]:
     """`line` (logical order) as runs in display order, left to right on the screen."""
     chains = CHAINS_RTL if rtl else CHAINS
     out: list[Run] = []
-    for n, (units, backwards) in enumerate(_direction_pieces(display_order(line, rtl))):
+    if not rtl and not has_rtl(line):
+        # Left to right throughout (most lines): one piece, already in display order.
+        pieces = [([line], False)] if line else []
+    else:
+        pieces = _direction_pieces(display_order(line, rtl))
+    for n, (units, backwards) in enumerate(pieces):
         if backwards:
             logical = "".join(reversed(units))
             # The script of its letters (a direction mark among them belongs to none).
@@ -310,7 +315,7 @@ def _by_font(
     letter by letter in the first that has each (the chain's first when none has it)."""
     chain = chains.get(script, chains["Latn"])
     for face in chain:
-        if all(covers(face, c) for c in text):
+        if _covers_all(face, text):
             return [(text, face)]
     out: list[tuple[str, Face]] = []
     for char in text:
@@ -337,6 +342,21 @@ def covers(face: Face, char: str) -> bool:
     if char.isspace() or unicodedata.category(char) == "Cf":
         return True
     return _glyph_font(face).get_metrics(char)[0] is not None
+
+
+# The letters each face is known to have: a line's letters are checked against the set
+# at once, and one by one only where a letter is new.
+_HAS: dict[Face, set[str]] = {}
+
+
+def _covers_all(face: Face, text: str) -> bool:
+    known = _HAS.setdefault(face, set())
+    if known.issuperset(text):
+        return True
+    if all(covers(face, c) for c in text):
+        known.update(text)
+        return True
+    return False
 
 
 def unshown(text: str) -> str:
