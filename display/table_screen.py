@@ -274,31 +274,40 @@ def _cells(changed: list[Rect], size: tuple[int, int]) -> list[pygame.Rect]:
     with the same span joined into one rectangle."""
     width, height = size
     columns, rows = -(-width // CELL), -(-height // CELL)
-    lit: set[tuple[int, int]] = set()
+    # Each row of cells as a number, a bit a cell: a rectangle lights its columns in
+    # each of its rows at once.
+    lit = [0] * rows
     for x, y, w, h in changed:
         if w <= 0 or h <= 0:
             continue
         c0, c1 = max(0, x // CELL), min(columns - 1, (x + w - 1) // CELL)
         r0, r1 = max(0, y // CELL), min(rows - 1, (y + h - 1) // CELL)
+        if c0 > c1:
+            continue
+        span = ((1 << (c1 - c0 + 1)) - 1) << c0
         for row in range(r0, r1 + 1):
-            lit.update((row, c) for c in range(c0, c1 + 1))
-    spans: dict[int, list[tuple[int, int]]] = {}
-    for row, column in sorted(lit):
-        runs = spans.setdefault(row, [])
-        if runs and runs[-1][1] == column - 1:
-            runs[-1] = (runs[-1][0], column)
-        else:
-            runs.append((column, column))
+            lit[row] |= span
     out: list[pygame.Rect] = []
     growing: dict[tuple[int, int], tuple[int, int]] = {}  # span -> (first row, last row)
-    for row in sorted(spans):
-        ended = {span for span, (_, last) in growing.items() if last != row - 1}
-        for span in ended:
+    for row, cells in enumerate(lit):
+        spans = _spans(cells)
+        for span in [s for s in growing if s not in spans]:
             out.append(_cell_rect(span, growing.pop(span), size))
-        for span in spans[row]:
-            first = growing[span][0] if span in growing else row
-            growing[span] = (first, row)
+        for span in spans:
+            growing[span] = (growing[span][0] if span in growing else row, row)
     out += [_cell_rect(span, rows_of, size) for span, rows_of in growing.items()]
+    return out
+
+
+def _spans(cells: int) -> list[tuple[int, int]]:
+    """The runs of lit cells in a row, as (first column, last column), left to right."""
+    out = []
+    while cells:
+        first = (cells & -cells).bit_length() - 1
+        rest = cells >> first
+        length = (~rest & (rest + 1)).bit_length() - 1
+        out.append((first, first + length - 1))
+        cells &= ~(((1 << length) - 1) << first)
     return out
 
 

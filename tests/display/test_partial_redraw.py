@@ -53,6 +53,30 @@ def area(rects: list[pygame.Rect] | None, size: tuple[int, int]) -> float:
     return sum(r.w * r.h for r in rects) / (size[0] * size[1])
 
 
+rects = st.tuples(st.integers(-80, 1960), st.integers(-80, 1120), st.integers(-5, 900),
+                  st.integers(-5, 700))
+
+
+@settings(max_examples=200, deadline=None)
+@given(changed=st.lists(rects, max_size=12), size=st.sampled_from(SIZES))
+def test_what_changed_is_repainted_in_whole_cells_each_painted_once(changed, size):
+    """Every cell a change touches is repainted, no other, and no cell twice (a cell
+    painted twice costs the time twice; one missed keeps the old picture there)."""
+    cell = table_screen.CELL
+    columns, rows = -(-size[0] // cell), -(-size[1] // cell)
+    touched = {(c, r) for x, y, w, h in changed if w > 0 and h > 0
+               for c in range(max(0, x // cell), min(columns - 1, (x + w - 1) // cell) + 1)
+               for r in range(max(0, y // cell), min(rows - 1, (y + h - 1) // cell) + 1)}
+    painted: list[tuple[int, int]] = []
+    for rect in table_screen._cells(changed, size):
+        assert rect.x % cell == 0 and rect.y % cell == 0 and rect.w > 0 and rect.h > 0
+        assert rect.right <= size[0] and rect.bottom <= size[1]
+        painted += [(c, r) for c in range(rect.x // cell, -(-rect.right // cell))
+                    for r in range(rect.y // cell, -(-rect.bottom // cell))]
+    assert len(painted) == len(set(painted))
+    assert set(painted) == touched
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seats=st.sampled_from(sorted(_GAMES)),
