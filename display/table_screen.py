@@ -284,9 +284,9 @@ def _cells(changed: list[Rect], size: tuple[int, int]) -> list[pygame.Rect]:
         r0, r1 = max(0, y // CELL), min(rows - 1, (y + h - 1) // CELL)
         if c0 > c1:
             continue
-        span = ((1 << (c1 - c0 + 1)) - 1) << c0
+        bits = ((1 << (c1 - c0 + 1)) - 1) << c0
         for row in range(r0, r1 + 1):
-            lit[row] |= span
+            lit[row] |= bits
     out: list[pygame.Rect] = []
     growing: dict[tuple[int, int], tuple[int, int]] = {}  # span -> (first row, last row)
     for row, cells in enumerate(lit):
