@@ -50,30 +50,26 @@ def _half(face: pygame.Surface, value: int, area: pygame.Rect, vertical: bool, f
 @lru_cache(maxsize=384)  # a table's tiles at one size, and those of the wall
 def face(a: int, b: int, w: int, h: int, a_first: bool, facing: int) -> pygame.Surface:
     """The picture of one tile, `w` x `h` pixels, `a` at the top or left when `a_first`."""
-    # When the trains' tiles shrink a size, every face is drawn anew: the blank face and
-    # each half's pips are kept, and a face is put together from them.
+    # When the trains' tiles shrink a size, every face is drawn anew: the blank face is
+    # kept, and only the numbers are drawn on a copy of it.
     big = _blank(w, h).copy()
-    halves = _halves(w, h)
+    k = SUPERSAMPLE
+    bw, bh = w * k, h * k
+    vertical = h > w
+    if vertical:
+        halves = (pygame.Rect(0, 0, bw, bh // 2), pygame.Rect(0, bh // 2, bw, bh // 2))
+    else:
+        halves = (pygame.Rect(0, 0, bw // 2, bh), pygame.Rect(bw // 2, 0, bw // 2, bh))
     first, second = (a, b) if a_first else (b, a)
-    for value, area in ((first, halves[0]), (second, halves[1])):
-        if value <= 9:
-            big.blit(_pips(value, w, h, area), (0, 0))
-        else:
-            _half(big, value, pygame.Rect(area), h > w, facing)
-    short = min(w, h) * SUPERSAMPLE
-    pygame.draw.circle(big, theme.SPINNER, big.get_rect().center, max(1, short // 16))
+    _half(big, first, halves[0], vertical, facing)
+    _half(big, second, halves[1], vertical, facing)
+    pygame.draw.circle(big, theme.SPINNER, big.get_rect().center, max(1, min(bw, bh) // 16))
     return pygame.transform.smoothscale(big, (w, h))
 
 
-def _halves(w: int, h: int) -> tuple[tuple[int, int, int, int], tuple[int, int, int, int]]:
-    """The two halves of a face drawn `SUPERSAMPLE` times larger, first and second."""
-    bw, bh = w * SUPERSAMPLE, h * SUPERSAMPLE
-    if h > w:
-        return (0, 0, bw, bh // 2), (0, bh // 2, bw, bh // 2)
-    return (0, 0, bw // 2, bh), (bw // 2, 0, bw // 2, bh)
-
-
-@lru_cache(maxsize=32)
+# Kept for a size or two of tiles (both ways round): drawn larger, a face is up to
+# 120 x 240 pixels.
+@lru_cache(maxsize=4)
 def _blank(w: int, h: int) -> pygame.Surface:
     """A face without its numbers, drawn `SUPERSAMPLE` times larger: ivory, its edge,
     the divider."""
@@ -91,14 +87,6 @@ def _blank(w: int, h: int) -> pygame.Surface:
         line = ((bw // 2, short // 8), (bw // 2, bh - short // 8))
     pygame.draw.line(big, theme.DIVIDER, *line, max(1, short // 24))
     return big
-
-
-@lru_cache(maxsize=256)
-def _pips(value: int, w: int, h: int, area: tuple[int, int, int, int]) -> pygame.Surface:
-    """The pips of one half, alone on a clear surface the size of the larger face."""
-    clear = pygame.Surface((w * SUPERSAMPLE, h * SUPERSAMPLE), pygame.SRCALPHA)
-    _half(clear, value, pygame.Rect(area), h > w, 0)
-    return clear
 
 
 def draw_tile(surface: pygame.Surface, rect: tuple[int, int, int, int], a: int, b: int,

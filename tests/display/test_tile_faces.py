@@ -1,5 +1,5 @@
-"""A tile's face is put together from a blank face and each half's pips, kept between
-faces: whatever faces were drawn before it, at whatever sizes, a face is the one drawn
+"""A tile's face is drawn on a copy of a blank face kept between faces: whatever faces
+were drawn before it, at whatever sizes and either way round, a face is the one drawn
 with nothing kept, and its pips are where a domino has them."""
 
 import pygame
@@ -19,7 +19,7 @@ def drawn(a: int, b: int, short: int, upright: bool, a_first: bool, facing: int)
 
 
 def forget() -> None:
-    for cached in (tiles.face, tiles._blank, tiles._pips):
+    for cached in (tiles.face, tiles._blank):
         cached.cache_clear()
 
 
@@ -32,7 +32,7 @@ def test_a_face_is_the_same_whatever_was_drawn_before_it(before, face):
     forget()
     for other in before:
         drawn(*other)
-    tiles.face.cache_clear()  # the pieces kept, the face itself drawn again
+    tiles.face.cache_clear()  # the blank faces kept, the face itself drawn again
     assert drawn(*face) == alone
 
 
