@@ -74,13 +74,13 @@ def _blank(w: int, h: int) -> pygame.Surface:
     """A face without its numbers, drawn `SUPERSAMPLE` times larger: ivory, its edge,
     the divider."""
     k = SUPERSAMPLE
-    big = pygame.Surface((w * k, h * k), pygame.SRCALPHA)
-    short = min(w, h) * k
+    bw, bh = w * k, h * k
+    big = pygame.Surface((bw, bh), pygame.SRCALPHA)
+    short = min(bw, bh)
     radius = max(2, short // 6)
     outer = big.get_rect()
     pygame.draw.rect(big, theme.IVORY_EDGE, outer, border_radius=radius)
     pygame.draw.rect(big, theme.IVORY, outer.inflate(-2 * k, -2 * k), border_radius=radius)
-    bw, bh = w * k, h * k
     if h > w:
         line = ((short // 8, bh // 2), (bw - short // 8, bh // 2))
     else:

@@ -179,7 +179,7 @@ class SimulatedTable:
         tapped there). A tag laid again before its reader let go of it is read as the
         same stay, not as a new tap: on a busy machine that can be long after the
         reader's removal time."""
-        self._fake(pad)
+        self._fake(pad)  # a pad the table does not have is refused here
         return self._pads.let_go(pad, self.uid(tag), timeout)
 
     def place(self, pad: str, tag: str | Binding) -> None:
