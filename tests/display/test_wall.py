@@ -254,3 +254,23 @@ def test_the_chart_s_words_never_outsize_the_names(lang, name, size, view):
     rtl = text.reads_rtl(lang)
     assert all(_ink(t.lines[0], t.size, rtl) <= capital for t in numbers), [
         (t.lines[0], _ink(t.lines[0], t.size, rtl), capital) for t in numbers]
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "ar", "te"])
+@pytest.mark.parametrize("name", ["game_over_8", "game_over_14"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_rounds_under_the_chart_stand_apart(lang, name, size, view):
+    """The rounds' numbers under the chart are read one by one: between two of them is at
+    least a space, in every script's digits (touching, Persian "۱۹" and "۱۷" would read
+    as "۱۹۱۷")."""
+    sample = view(name)
+    sample["wall_language"] = lang
+    lay = layout(as_view(sample), size)
+    _, plot_y, _, plot_h = lay.chart.plot
+    under = [t for t in lay.texts if t.box[1] >= plot_y + plot_h
+             and pygame.Rect(lay.chart.rect).contains(t.box)]
+    assert len(under) > 3
+    drawn = sorted((x, x + img.get_bounding_rect().right)
+                   for t in under for img, (x, _) in text.placed_lines(t))
+    gap = text.text_width(" ", under[0].size)
+    assert all(right + gap <= left for (_, right), (left, _) in zip(drawn, drawn[1:])), drawn
