@@ -2,6 +2,8 @@
 round under way fills in as seats show their tiles, the chart of running totals at the
 summary and the end, tile counts and "one tile!", the prompt at every table size."""
 
+import itertools
+
 import pygame
 import pytest
 from sample_views import as_view, plain
@@ -273,4 +275,5 @@ def test_the_rounds_under_the_chart_stand_apart(lang, name, size, view):
     drawn = sorted((x, x + img.get_bounding_rect().right)
                    for t in under for img, (x, _) in text.placed_lines(t))
     gap = text.text_width(" ", under[0].size)
-    assert all(right + gap <= left for (_, right), (left, _) in zip(drawn, drawn[1:])), drawn
+    assert all(right + gap <= left
+               for (_, right), (left, _) in itertools.pairwise(drawn)), drawn
