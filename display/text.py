@@ -274,21 +274,33 @@ def _largest(
 ) -> tuple[int, tuple[str, ...]] | None:
     """The largest size in [low, high] at which `lines_at` finds lines, and those lines.
     Each size tried opens a font at that size, and a font's first measure loads its
-    letters (about a millisecond), so the likely size and its neighbour are tried first;
-    halving what is left of the range follows only when the guess was off."""
+    letters (about a millisecond), so the search starts at the likely size and steps
+    away from it, one size, then two, four and so on, until the largest size that fits
+    is bracketed; only that bracket is halved. The answer is mostly within a few sizes
+    of the guess, where this tries fewer sizes than halving the whole range, and stays
+    among sizes near each other (fonts the screen has open)."""
     best: tuple[int, tuple[str, ...]] | None = None
-    probe, beside = guess, True
+    probe, step = min(max(guess, low), high), 1
+    fits_at_guess: bool | None = None
     while low <= high:
+        lines = lines_at(probe)
+        if lines is not None:
+            best, low = (probe, lines), probe + 1
+        else:
+            high = probe - 1
+        if fits_at_guess is None:
+            fits_at_guess = lines is not None
+        if fits_at_guess != (lines is not None):
+            break  # the boundary lies between this size and the one tried before
+        probe = min(high, probe + step) if fits_at_guess else max(low, probe - step)
+        step *= 2
+    while low <= high:
+        probe = (low + high) // 2
         lines = lines_at(probe)
         if lines is None:
             high = probe - 1
         else:
             best, low = (probe, lines), probe + 1
-        if beside:
-            # Right beside the guess, the boundary is found in one more step.
-            probe, beside = (low if lines is not None else high), False
-        else:
-            probe = (low + high) // 2
     return best
 
 

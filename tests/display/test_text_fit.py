@@ -42,3 +42,22 @@ def test_a_text_is_fitted_at_the_largest_size_that_fits(words, width, height, lo
     else:
         assert item.size == expected, (item.size, expected, item.lines)
         assert text.fits(item), item
+
+
+@given(low=st.integers(1, 40), span=st.integers(0, 120), data=st.data())
+def test_the_search_tries_few_sizes_when_the_guess_is_near(low, span, data):
+    """Each size tried opens a font; a guess a few sizes off costs a few more tries, not a
+    search of the whole range (trying from both ends of 6-110 would open a dozen fonts)."""
+    high = low + span
+    guess = data.draw(st.integers(low, high), label="guess")
+    largest = data.draw(st.integers(low - 1, high), label="largest that fits")  # low - 1: none
+    tried: list[int] = []
+
+    def lines_at(size: int) -> tuple[str, ...] | None:
+        tried.append(size)
+        return ("fits",) if size <= largest else None
+
+    found = text._largest(lines_at, low, high, guess)
+    assert (found[0] if found else low - 1) == largest
+    assert len(tried) == len(set(tried)), tried
+    assert len(tried) <= 2 * (abs(largest - guess) + 1).bit_length(), tried
