@@ -281,26 +281,23 @@ def _largest(
     among sizes near each other (fonts the screen has open)."""
     best: tuple[int, tuple[str, ...]] | None = None
     probe, step = min(max(guess, low), high), 1
-    fits_at_guess: bool | None = None
+    upward: bool | None = None  # where the answer lies from the guess, once it is tried
+    bracketed = False
     while low <= high:
         lines = lines_at(probe)
         if lines is not None:
             best, low = (probe, lines), probe + 1
         else:
             high = probe - 1
-        if fits_at_guess is None:
-            fits_at_guess = lines is not None
-        if fits_at_guess != (lines is not None):
-            break  # the boundary lies between this size and the one tried before
-        probe = min(high, probe + step) if fits_at_guess else max(low, probe - step)
-        step *= 2
-    while low <= high:
-        probe = (low + high) // 2
-        lines = lines_at(probe)
-        if lines is None:
-            high = probe - 1
+        if upward is None:
+            upward = lines is not None
+        # Once a size answers otherwise than the guess did, the answer lies between the two.
+        bracketed = bracketed or upward != (lines is not None)
+        if bracketed:
+            probe = (low + high) // 2
         else:
-            best, low = (probe, lines), probe + 1
+            probe = min(high, probe + step) if upward else max(low, probe - step)
+            step *= 2
     return best
 
 
