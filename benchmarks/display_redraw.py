@@ -73,6 +73,9 @@ def cold() -> None:
                    table_screen._background, tiles.face, tiles.marker, names._named,
                    names._names, shaping.script_of, shaping.is_rtl, tiles._blank):
         cached.cache_clear()
+    # Kept beside those: the letters each face is known to have, the last view's names.
+    shaping._HAS.clear()
+    names._recent.clear()
 
 
 def timed(views: list[View], draw: Callable[[View], object],

@@ -32,6 +32,10 @@ def _named(given: str, seat: int, lang: str) -> str:
     return said[:1].upper() + said[1:]
 
 
+# The names of the view drawn last, in each language, with that view's seats.
+_recent: dict[str, tuple[tuple[SeatView, ...], tuple[Name, ...]]] = {}
+
+
 def names(view: View, lang: str) -> tuple[Name, ...]:
     """The seats' names as a sentence in `lang` says them, with the grammar the
     configuration gives them (a sentence may ask for a name in a case: "του Νίκου")."""
@@ -44,9 +48,6 @@ def names(view: View, lang: str) -> tuple[Name, ...]:
     said = _names(tuple(str(s.name) for s in seats), view.people(), lang)
     _recent[lang] = (seats, said)
     return said
-
-
-_recent: dict[str, tuple[tuple[SeatView, ...], tuple[Name, ...]]] = {}
 
 
 @lru_cache(maxsize=64)
