@@ -3,11 +3,12 @@ a test), drawn as the typed views the screens take."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 from typing import Any
 
-from roundhouse.view import View
+from roundhouse.view import View, parse_view
 
 
 def as_view(view: View | dict[str, Any]) -> View:
@@ -36,3 +37,10 @@ def load(name: str) -> dict[str, Any]:
 
 def all_view_names() -> list[str]:
     return sorted(p.stem for p in _VIEWS.glob("*.json"))
+
+
+def game(seats: int) -> list[View]:
+    """The views of a whole simulated game (tests/views/record_games.py), in order."""
+    with gzip.open(_VIEWS / "games" / f"classic_{seats}.jsonl.gz", "rt",
+                   encoding="utf-8") as lines:
+        return [parse_view(line, "recorded game") for line in lines if line.strip()]

@@ -1,6 +1,7 @@
-"""What a screen costs a small Pi: it redraws only when the view shows something new, and
+"""What a screen costs a small Pi: it redraws only when the view shows something new,
 drawing every sample view in six languages holds no file open and keeps its caches
-bounded (figures: benchmarks/display_memory.py)."""
+bounded (figures: benchmarks/display_memory.py), and a whole round opens each font it
+needs once."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pygame
+import pytest
 from fakes import QueueFeed
-from sample_views import all_view_names, as_view, load
+from sample_views import all_view_names, as_view, game, load
 
 from display import shaping, table_screen, text, wall_screen
 from display.client import Follower, FrameSink, changed, in_language
@@ -48,8 +50,47 @@ def test_drawing_every_view_in_six_languages_opens_no_file_for_good():
     assert _open_files() <= before + 2
     # 64 fonts keep a new view's words from reopening fonts over and over (the table
     # screen held 73 MiB after every sample view, under its 80 MiB goal).
-    assert shaping.font.cache_info().currsize <= shaping.FONT_CACHE <= 64
+    assert shaping.opened.cache_info().currsize <= shaping.FONT_CACHE <= 64
     assert text._line.cache_info().currsize <= text.LINE_CACHE
+
+
+def test_nominal_sizes_that_open_the_same_pixels_share_one_font():
+    pygame.init()
+    default, dejavu, numerals = shaping.DEFAULT, shaping.DEJAVU, shaping.NUMERALS
+    assert default.pixels(32) == default.pixels(33) == 22  # the default font's sizes, cut down
+    assert shaping.font(default, 32) is shaping.font(default, 33)
+    assert shaping.font(default, 33) is not shaping.font(default, 34)
+    # DejaVu Sans for words (0.62 of the size) and for numbers (0.78): one file, 31 px.
+    assert dejavu.pixels(50) == numerals.pixels(40) == 31
+    assert shaping.font(dejavu, 50) is shaping.font(numerals, 40)
+    assert shaping.font(dejavu, 50, "Arab", rtl=True) is not shaping.font(dejavu, 50)
+    # Beyond the sizes a face keeps worked out, as below them.
+    assert default.pixels(1000) == 687 and dejavu.pixels(1000) == 620
+    assert shaping.font(default, 1000).get_height() > shaping.font(default, 500).get_height()
+
+
+@pytest.mark.parametrize("seats", [8, 14])
+def test_a_whole_round_drawn_in_order_opens_each_font_once(seats, monkeypatch):
+    """A font opened again loads its letters again, the slow part of a new view's words.
+    Fonts were kept by nominal size, and a 14-seat round asked for 93 sizes where 46
+    were distinct in pixels: more than the screen keeps, so it reopened fonts 369 times."""
+    pygame.init()
+    for cached in (shaping.opened, text.fit, text.text_width, text._line, text._turned_line):
+        cached.cache_clear()
+    real = shaping.opened
+    asked: set[tuple[str, int, str, bool]] = set()
+
+    def opened(file: str, pixels: int, script: str, rtl: bool) -> pygame.font.Font:
+        asked.add((file, pixels, script, rtl))
+        return real(file, pixels, script, rtl)
+
+    monkeypatch.setattr(shaping, "opened", opened)
+    surface = pygame.Surface((1920, 1080))
+    painter = table_screen.Painter()
+    for view in game(seats):
+        painter.draw(surface, view)
+    assert len(asked) > 40  # the round's words at their many sizes
+    assert real.cache_info().misses == len(asked)
 
 
 def test_the_display_unit_limits_a_screen_to_64_open_files():

@@ -5,33 +5,22 @@ the display loop draws a view as soon as it comes and pulses at a steady beat.""
 
 from __future__ import annotations
 
-import gzip
-from pathlib import Path
-
 import pygame
 import pytest
 from fakes import Clock, QueueFeed
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sample_views import all_view_names, as_view, load
+from sample_views import all_view_names, as_view, game, load
 
 from display import client, sleep, table_screen
 from display.client import Follower, FrameSink, WindowSink
 from display.table_layout import layout
 from display.views import in_language
 from roundhouse.tablefile import SleepSettings
-from roundhouse.view import View, parse_view
+from roundhouse.view import View
 
-GAMES = Path(__file__).resolve().parents[1] / "views" / "games"
 SIZES = ((1920, 1080), (1280, 720), (1080, 1920))
 LANGUAGES = (None, "fa", "ar", "te", "el")
-
-
-def game(seats: int) -> list[View]:
-    """The views of a whole simulated game (tests/views/record_games.py), in order."""
-    with gzip.open(GAMES / f"classic_{seats}.jsonl.gz", "rt", encoding="utf-8") as lines:
-        return [parse_view(line, "recorded game") for line in lines if line.strip()]
-
 
 _GAMES = {seats: game(seats) for seats in (2, 8, 14)}
 
