@@ -400,25 +400,31 @@ def font_bytes(path: Path) -> bytes:
 
 def font(face: Face, size: int, script: str = "Latn", rtl: bool = False) -> pygame.font.Font:
     """`face` at nominal `size`, set up to shape `script` in the given direction (pygame-ce
-    shapes complex scripts only when both are set on the font)."""
-    pixels = face.sizes[size] if 0 <= size < _KEPT_SIZES else face.pixels(size)
-    return opened(face.file, pixels, script, rtl)
+    shapes complex scripts only when both are set on the font). One font serves every
+    script and direction of its file and size and is set up anew each time it is asked
+    for, so it is to be used before the next is asked for."""
+    made = opened(face.file, face.sizes[size] if 0 <= size < _KEPT_SIZES else face.pixels(size))
+    made.set_script(script)
+    made.set_direction(_RTL if rtl else _LTR)
+    return made
 
 
-# Kept by the size in pixels a font opens at, not the nominal size asked for: nominal
-# sizes next to each other often open the same pixels (32 and 33 are both 22 px of the
-# default font), and a face's two shares of one file (DejaVu Sans for words and for
-# numbers) meet at some sizes. Keyed by nominal size, a 14-seat round opened 93 fonts
-# where 46 were distinct, more than the cache holds, so it reopened fonts 369 times.
+_RTL, _LTR = pygame.DIRECTION_RTL, pygame.DIRECTION_LTR
+
+
+# Kept by file and size in pixels, not by the face, nominal size, script and direction
+# asked for: nominal sizes next to each other often open the same pixels (32 and 33 are
+# both 22 px of the default font), a face's two shares of one file (DejaVu Sans for words
+# and for numbers) meet at some sizes, and a font's letters, once loaded, serve any script
+# and direction it is set up for. Kept by what was asked for, a 14-seat round asked for 93
+# fonts where 46 were distinct, more than the cache holds, so it reopened fonts 369 times;
+# in Persian, one language's Arabic and Latin runs each way doubled that again.
 @lru_cache(maxsize=FONT_CACHE)
-def opened(file: str, pixels: int, script: str, rtl: bool) -> pygame.font.Font:
-    """The font file `file` opened at `pixels`, set up for `script` and direction."""
+def opened(file: str, pixels: int) -> pygame.font.Font:
+    """The font file `file` opened at `pixels`."""
     if not pygame.font.get_init():
         pygame.font.init()
-    made = pygame.font.Font(io.BytesIO(font_bytes(Path(file))), pixels)
-    made.set_script(script)
-    made.set_direction(pygame.DIRECTION_RTL if rtl else pygame.DIRECTION_LTR)
-    return made
+    return pygame.font.Font(io.BytesIO(font_bytes(Path(file))), pixels)
 
 
 def run_font(run: Run, size: int) -> pygame.font.Font:

@@ -353,10 +353,14 @@ def _line(line: str, size: int, colour: Colour, rtl: bool) -> tuple[pygame.Surfa
     runs = [r for r in shaping.runs(line, rtl) if shaping.run_font(r, size).size(r.text)[0]]
     if not runs or (len(runs) == 1 and runs[0].face is shaping.DEFAULT):
         return font(size).render("".join(r.text for r in runs), True, colour), 0
-    fonts = [shaping.run_font(run, size) for run in runs]
-    pieces = [f.render(run.text, True, colour) for run, f in zip(runs, fonts, strict=True)]
-    tops = [_baseline(run.text, f, run.rtl, piece)
-            for run, f, piece in zip(runs, fonts, pieces, strict=True)]
+    # A run's font is set up for its script when asked for: each is used before the next.
+    fonts: list[pygame.font.Font] = []
+    pieces: list[pygame.Surface] = []
+    tops: list[int] = []
+    for run in runs:
+        fonts.append(f := shaping.run_font(run, size))
+        pieces.append(piece := f.render(run.text, True, colour))
+        tops.append(_baseline(run.text, f, run.rtl, piece))
     # The baseline where the fonts' ascents and descents fit the line, centred (or in
     # their proportion, where together they exceed it). Marks reaching beyond that (a
     # shadda over a kasra, Telugu's stacked consonants) make the image taller instead of
