@@ -382,13 +382,14 @@ def unshown(text: str) -> str:
     return "".join(missing)
 
 
-# How many opened fonts a screen keeps: a frame uses a few dozen (sizes by scripts and
-# directions); 512 of them held 280 MiB and 500 open files after every sample view in six
-# languages. Evicted fonts are closed, so memory and files stay bounded. A font opened
-# again measures its first words slowly (its glyphs are loaded anew): with 32, fitting a
-# new view's words reopened fonts over and over and took twice as long; 64 hold a table
-# screen at 73 MiB after every sample view (benchmarks/display_memory.py).
-FONT_CACHE = 64
+# How many opened fonts a screen keeps: a round's words need a few dozen sizes; 512 fonts
+# held 280 MiB and 500 open files after every sample view in six languages. Evicted fonts
+# are closed, so memory and files stay bounded. A font opened again measures its first
+# words slowly (its letters are loaded anew), so a round's sizes should fit: 48 hold an
+# English or Greek round of 14 seats (42 sizes) and most of a Persian or Telugu one (73),
+# and a table screen at 74 MiB after every sample view; each font kept beyond them costs
+# about a quarter of a MiB (benchmarks/display_memory.py: 76 MiB with 56, 78 with 64).
+FONT_CACHE = 48
 
 
 @cache
