@@ -304,7 +304,8 @@ def _strips(
     return hub, strips, rail_step
 
 
-def _max_short(width: int, height: int) -> int:
+def max_short(width: int, height: int) -> int:
+    """The tiles' short side at its largest on a screen of this size (a round's start)."""
     return max(8, min(width, height) // 32)
 
 
@@ -753,7 +754,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         started = bool(train and (train.tiles or s.key != MEXICAN))
         leads[s.key] = bool(train and train.open and started)
 
-    s_max = _max_short(width, height)
+    s_max = max_short(width, height)
     # Never so small that an open train's token (two short sides) falls under its floor.
     s_floor = max(6, s_max // 2, -(-mark_floor(size) // 2))
     short = s_max

@@ -23,7 +23,7 @@ from typing import Any
 import pygame
 
 from display import text, theme, tiles
-from display.table_layout import Rect, TableLayout, TilePlace, layout
+from display.table_layout import Rect, TableLayout, TilePlace, layout, max_short
 from roundhouse.view import View
 
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
@@ -131,7 +131,10 @@ def _text_marks(item: text.Text) -> tuple[Rect, ...]:
 def strokes(lay: TableLayout, now: float = 0.0) -> list[Stroke]:
     """The strokes of the table screen for `lay`, in the order they are painted; `now`
     (seconds since the view arrived) only moves the pulse of the newest tile."""
-    edge = max(2, lay.tile_short // 5)
+    # The lanes' and panels' edges are as thick as a round's first, largest tiles call for,
+    # and stay so as the trains' tiles shrink: the felt under everything stays the same,
+    # so a smaller tile size repaints the trains, not the whole screen.
+    edge = max(2, max_short(*lay.size) // 5)
     out: list[Stroke] = [(("felt", lay.size,
                            tuple((ln.rect, ln.colour, ln.seat is None) for ln in lay.lanes),
                            tuple((p.rect, p.colour, p.seat is None) for p in lay.panels),

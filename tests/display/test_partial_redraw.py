@@ -116,6 +116,24 @@ def test_a_play_repaints_a_small_part_of_a_big_table(seats):
     assert sum(1 for a in parts if a == 1.0) <= 0.1 * len(parts)
 
 
+@pytest.mark.parametrize("seats", [8, 14])
+def test_tiles_shrinking_repaint_the_trains_not_the_whole_screen(seats):
+    """The lanes' and panels' edges keep their thickness as the tiles shrink: they were
+    drawn as thick as the tiles called for, so some smaller sizes redrew the felt under
+    everything and repainted the whole screen."""
+    size = (1920, 1080)
+    painter, surface = table_screen.Painter(), pygame.Surface(size)
+    shrinks, before = [], None
+    for view in _GAMES[seats]:
+        rects = painter.draw(surface, view)
+        short = painter.layout(view, size).tile_short
+        if view.phase == "play" and before is not None and short < before:
+            shrinks.append(area(rects, size))
+        before = short
+    assert len(shrinks) >= 3
+    assert max(shrinks) < 0.5
+
+
 def test_sample_views_of_every_table_one_after_another():
     # Tables of different sizes too: whatever was on the screen before, the picture is
     # the new view's.
