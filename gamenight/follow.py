@@ -37,9 +37,14 @@ class Signal:
     async def wait(self, seen: int, timeout: float) -> int:
         """The count once it differs from `seen`, or as it is after `timeout` seconds."""
         async with self._changed:
+            # The wait runs in this task (`asyncio.timeout`), not in one of its own
+            # (`asyncio.wait_for`): a waiter cancelled twice, as a phone's stream is when it
+            # closes while the server shuts down, left that inner task to take the lock back
+            # after this one had let it go, and the lock stayed taken, every page's stream
+            # and every bump waiting on it for good.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    self._changed.wait_for(lambda: self.count != seen), timeout)
+                async with asyncio.timeout(timeout):
+                    await self._changed.wait_for(lambda: self.count != seen)
             return self.count
 
 

@@ -15,7 +15,7 @@ import pytest
 from night_services import free_port
 
 from gamenight import web as page
-from gamenight.follow import TableFollower
+from gamenight.follow import Signal, TableFollower
 from gamenight.samples import serve_views
 from roundhouse.view import load_view
 
@@ -120,6 +120,33 @@ def test_two_hundred_phones_follow_and_one_more_is_asked_to_wait(tmp_path: Path)
             writer.close()
             for _, phone in phones:
                 phone.close()
+
+    _run(scenario)
+
+
+@pytest.mark.parametrize("steps", range(6))
+def test_streams_cancelled_twice_leave_the_signal_working(steps: int) -> None:
+    """A phone's stream is cancelled when it closes and again when the server shuts down.
+    The second cancellation, `steps` turns of the loop after the first, must not leave
+    the signal's lock taken: then every other stream and every change would wait on it
+    for good (the server hung at its shutdown, the phones stopped following)."""
+
+    async def scenario() -> None:
+        signal = Signal()
+        streams = [asyncio.create_task(signal.wait(0, 60.0)) for _ in range(5)]
+        for _ in range(3):
+            await asyncio.sleep(0)  # every stream waits
+        for stream in streams:
+            stream.cancel()
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        for stream in streams:
+            stream.cancel()
+        await asyncio.wait_for(asyncio.gather(*streams, return_exceptions=True), STARTUP_S)
+        follower = asyncio.create_task(signal.wait(0, 60.0))
+        await asyncio.sleep(0)
+        await asyncio.wait_for(signal.bump(), STARTUP_S)
+        assert await asyncio.wait_for(follower, STARTUP_S) == 1
 
     _run(scenario)
 
