@@ -149,6 +149,11 @@ class Debouncer:
         return changes
 
     @property
+    def letting_go(self) -> bool:
+        """Reported pressed, and its last edge a release whose window has not yet ended."""
+        return self.pressed and not self._level
+
+    @property
     def unsettled(self) -> bool:
         """A window is running, or an edge is on its way: the contact needs a look."""
         return self._level != self.pressed or self._differs_since is not None
@@ -304,10 +309,19 @@ class SeatButtons:
 
     def _held(self, contact: _Contact, press: int) -> None:
         with self._lock:
-            if not self._closed and contact.presses == press and contact.debouncer.pressed:
-                contact.hold_timer = None
-                contact.held.set()
-                self._queue.put(ButtonHeld(contact.seat, contact.button))
+            if self._closed or contact.presses != press or not contact.debouncer.pressed:
+                return
+            if contact.debouncer.letting_go:
+                # Let go before its hold time, and the release not yet past its bounce
+                # window: the release decides when it is (a glitch that ends pressed is
+                # still a hold). A press the hold time ended during its release's window was
+                # taken for a hold: holding DRAW refused, holding PASS an undo.
+                contact.hold_timer = self._timer(max(0.005, contact.debouncer.quiet_left()),
+                                                 self._held, contact, press)
+                return
+            contact.hold_timer = None
+            contact.held.set()
+            self._queue.put(ButtonHeld(contact.seat, contact.button))
 
     @staticmethod
     def _timer(delay: float, action: Callable[..., None], *args: object) -> threading.Timer:

@@ -119,6 +119,34 @@ def test_a_short_press_gives_no_hold(buttons, factory, events):
     assert not buttons.wait_held(1, Button.DRAW, timeout=0.01)
 
 
+def test_a_button_let_go_before_its_hold_time_is_no_hold_while_its_release_settles(
+        factory, events):
+    """The hold time ends while the release is still inside its bounce window. A button
+    let go a tenth of the hold time after its press counted is a press (a held PASS is an
+    undo), not a hold; one that comes back down before the window ends was held."""
+    buttons = SeatButtons(SEATS, events, pin_factory=factory, bounce_ms=2000,
+                          draw_hold_s=5.0, pass_hold_s=1.0)
+    try:
+        pin = factory.pin(5)
+        pin.drive_low()
+        assert events.take(1) == [ButtonPressed(0, Button.PASS)]
+        time.sleep(0.1)
+        pin.drive_high()  # its release counts two seconds later, the hold time ends before
+        assert events.take(1) == [ButtonReleased(0, Button.PASS)]
+        assert nothing_more(events)
+        pin.drive_low()
+        assert events.take(1) == [ButtonPressed(0, Button.PASS)]
+        time.sleep(0.5)
+        pin.drive_high()
+        time.sleep(1.0)  # past the hold time, within the release's window
+        pin.drive_low()  # it was a glitch: the button is held
+        assert events.take(1) == [ButtonHeld(0, Button.PASS)]
+        pin.drive_high()
+        assert events.take(1) == [ButtonReleased(0, Button.PASS)]
+    finally:
+        buttons.close()
+
+
 def test_two_seats_pressing_at_once_are_told_apart(buttons, factory, events):
     factory.pin(4).drive_low()
     factory.pin(12).drive_low()
