@@ -14,12 +14,13 @@ button kept down for its hold time gives one `ButtonHeld` (holding PASS is undo)
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
 import os
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from hardware import HardwareError
@@ -251,6 +252,13 @@ class SeatButtons:
     def is_pressed(self, seat: int, button: Button) -> bool:
         """The debounced state of one button."""
         return self._contacts[seat, button].debouncer.pressed
+
+    @contextlib.contextmanager
+    def holding_off(self) -> Iterator[None]:
+        """No hold is reported while this lasts: a simulated press, however long its thread
+        is held up between its two edges, is the press it was meant to be."""
+        with self._lock:
+            yield
 
     def wait_held(self, seat: int, button: Button, timeout: float) -> bool:
         """Wait until the button, kept down, has reported its hold (for simulated seats)."""

@@ -144,9 +144,14 @@ class SimulatedTable:
     def press(self, seat: int, button: Button | str) -> None:
         """Press and release a button, each level held past the debounce window."""
         pin = self._pin(seat, button)
-        pin.drive_low()
-        time.sleep(self._bounce_s + 0.001)
-        pin.drive_high()
+        assert self.buttons is not None
+        # On a loaded machine this thread may be held up between the two edges for longer
+        # than a hold: a press must not then come out as a hold (holding PASS takes the
+        # last move back).
+        with self.buttons.holding_off():
+            pin.drive_low()
+            time.sleep(self._bounce_s + 0.001)
+            pin.drive_high()
         time.sleep(self._bounce_s + 0.001)
 
     def hold(self, seat: int, button: Button | str) -> None:

@@ -122,6 +122,20 @@ def test_buttons_press_and_hold(events, registry):
             ButtonReleased(0, Button.PASS)]
 
 
+def test_a_press_held_up_longer_than_a_hold_is_still_a_press(events, registry, monkeypatch):
+    """On a loaded machine the thread pressing a simulated button may be held up between
+    its two edges for longer than a hold: holding PASS would take the last move back."""
+    with table(events, registry) as sim:
+        slept = time.sleep
+        late = type("LateClock", (), {"sleep": staticmethod(lambda s: slept(s + 0.2)),
+                                      "monotonic": staticmethod(time.monotonic)})
+        monkeypatch.setattr("hardware.sim.time", late)
+        sim.press(0, Button.PASS)  # PASS holds after 0.05 s; each level lasts 0.2 s more
+        assert events.take(2) == [ButtonPressed(0, Button.PASS), ButtonReleased(0, Button.PASS)]
+        slept(0.3)
+        assert events.empty()
+
+
 def test_what_the_table_does_not_have_is_refused(events, registry):
     with table(events, registry) as sim:
         with pytest.raises(SimError, match="seats 0 to 1, not 5"):
