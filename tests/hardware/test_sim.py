@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import queue
 import time
+from types import SimpleNamespace
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -127,8 +128,7 @@ def test_a_press_held_up_longer_than_a_hold_is_still_a_press(events, registry, m
     its two edges for longer than a hold: holding PASS would take the last move back."""
     with table(events, registry) as sim:
         slept = time.sleep
-        late = type("LateClock", (), {"sleep": staticmethod(lambda s: slept(s + 0.2)),
-                                      "monotonic": staticmethod(time.monotonic)})
+        late = SimpleNamespace(sleep=lambda s: slept(s + 0.2), monotonic=time.monotonic)
         monkeypatch.setattr("hardware.sim.time", late)
         sim.press(0, Button.PASS)  # PASS holds after 0.05 s; each level lasts 0.2 s more
         assert events.take(2) == [ButtonPressed(0, Button.PASS), ButtonReleased(0, Button.PASS)]
