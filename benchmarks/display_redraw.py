@@ -13,8 +13,11 @@ The new views are those of whole simulated games (tests/views/games: 2, 8 and 14
 one round), drawn in order as a screen following the game draws them: by the display
 loop's `Painter` (only what changed), then again from scratch (`table_screen.render`),
 each pass starting with the screens' caches empty, so every view brings the words and
-tiles a live game brings. The pulse runs `display.client.Follower` in a window of SDL's
-dummy driver, the clock stopping when `pygame.display.update` returns.
+tiles a live game brings. Between two views the table waits for a player, and the loop
+draws ahead (`Painter.ahead`, untimed, its own processor time printed beside);
+`--no-ahead` leaves that out, as a view that comes right after another finds it. The
+pulse runs `display.client.Follower` in a window of SDL's dummy driver, the clock
+stopping when `pygame.display.update` returns.
 """
 
 from __future__ import annotations
@@ -92,14 +95,15 @@ def timed(views: list[View], draw: Callable[[View], object],
     return samples
 
 
-def new_views(size: tuple[int, int]) -> None:
+def new_views(size: tuple[int, int], ahead: bool) -> None:
     print(f"new views of whole games at {size[0]}x{size[1]} (play, round over, lobby), "
-          "drawn in order:")
+          f"drawn in order{', each drawing ahead after it' if ahead else ''}:")
     for seats in (2, 8, 14):
         views = game(seats)
         surface = pygame.Surface(size)
         painter = table_screen.Painter()
         shares: list[float] = []
+        waiting: list[float] = []  # processor time drawing ahead after each view
 
         def partly(view: View, painter: table_screen.Painter = painter,
                    surface: pygame.Surface = surface, shares: list[float] = shares) -> None:
@@ -107,9 +111,19 @@ def new_views(size: tuple[int, int]) -> None:
             shares.append(1.0 if rects is None else
                           sum(r.w * r.h for r in rects) / (size[0] * size[1]))
 
+        def then_ahead(view: View, painter: table_screen.Painter = painter,
+                       waiting: list[float] = waiting) -> None:
+            partly(view)
+            start = time.process_time()
+            for _ in painter.ahead() if ahead else ():
+                pass
+            waiting.append(time.process_time() - start)
+
         cpu: dict[str, list[float]] = {"parts": [], "whole": [], "wall": []}
-        # The first view is painted whole.
-        parts = timed(views, partly, cpu["parts"])[1:]
+        # The first view is painted whole; the time drawing ahead is not the view's.
+        parts = [t - w for t, w in zip(timed(views, then_ahead, cpu["parts"]), waiting,
+                                       strict=True)][1:]
+        cpu["parts"] = [t - w for t, w in zip(cpu["parts"], waiting, strict=True)]
         whole = timed(views, partial(table_screen.render, surface), cpu["whole"])[1:]
         wall = timed(views, partial(wall_screen.render, surface), cpu["wall"])[1:]
         # On a shared machine the wall clock also counts time spent waiting for a core.
@@ -120,6 +134,9 @@ def new_views(size: tuple[int, int]) -> None:
                                    ("wall (whole)", "wall", wall)):
             print(f"    {what:15} {_pcts(samples)}; processor time "
                   f"{_pcts(cpu[key][1:])}")
+        if ahead:
+            print(f"    {'drawing ahead':15} processor time after each view {_pcts(waiting)}, "
+                  f"worst {max(waiting) * 1000:.1f} ms")
 
 
 class OneView:
@@ -235,12 +252,14 @@ def busy(size: tuple[int, int]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1920x1080")
+    parser.add_argument("--no-ahead", dest="ahead", action="store_false",
+                        help="draw each view right after the last, nothing drawn ahead")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     size = (width, height)
     pygame.font.init()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
-    new_views(size)
+    new_views(size, args.ahead)
     pulse(size)
     busy(size)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")

@@ -12,7 +12,9 @@ last one was being drawn. A view that shows nothing new (the same table under a 
 and a window gets only those rectangles (`pygame.display.update`); a folder of frames
 gets whole pictures. For 1.6 s after a view arrives, the newest tile's glow pulses at a
 steady `--fps` beat, each frame repainting the cells around that tile; a last frame
-leaves the glow at rest. The rest of the time the loop sleeps in `select` until the
+leaves the glow at rest. Between them, and after, the table screen draws ahead what the
+next view is likely to need (`table_screen.Painter.ahead`), a short step a turn, looking
+at the socket between steps. The rest of the time the loop sleeps in `select` until the
 socket has news, waking a few times a second to answer the window system. While the
 service is away the screen shows "Waiting for the table" and reconnects with backoff.
 Anything drawn over the view (the waiting screen, dimming, blanking) makes the next view
@@ -69,6 +71,8 @@ RENDERERS: dict[str, Callable[..., None]] = {
     "wall": wall_screen.render,
 }
 IDLE_WAKE = 0.25  # seconds between checks of the window system while nothing changes
+AHEAD_MARGIN = 0.01  # seconds: no work ahead closer than this to a frame that is due
+AHEAD_DONE = object()
 
 
 class ScreenError(DisplayError):
@@ -215,6 +219,9 @@ class Follower:
         self.redraws = 0  # frames drawn for new views (tests and benchmarks read it)
         self.pulse_frames = 0  # frames of the newest tile's pulse
         self.next_frame: float | None = None  # when the pulse's next frame is due
+        # What the table screen draws ahead for the next view, a step a turn of the loop
+        # while nothing else is due (table_screen.Painter.ahead).
+        self.ahead: Iterator[None] | None = None
         self.waiting_shown = False
         self.sleep_settings = sleep_settings or SleepSettings()
         self.clock = clock
@@ -255,7 +262,9 @@ class Follower:
         now = self.clock()
         due = self.next_frame
         wait = IDLE_WAKE if due is None else min(IDLE_WAKE, max(0.0, due - now))
-        news = self.feed.poll(wait)
+        # Work ahead only while the next frame of the pulse is not close.
+        ahead = self.ahead is not None and wait > AHEAD_MARGIN
+        news = self.feed.poll(0.0 if ahead else wait)
         if news is not None:
             self.panel.on()  # news from the table wakes the panel before it is drawn
         now = self.clock()
@@ -267,14 +276,18 @@ class Follower:
             self.sink.show(f"{news.seq:06d}", rects)
             self._start_pulse(news, now)
             memory.release()
+            if self.painter is not None:
+                self.ahead = self.painter.ahead()
         elif not self.feed.connected and not self.waiting_shown:
-            self.view, self.next_frame = None, None
+            self.view, self.next_frame, self.ahead = None, None, None
             waiting_screen.render(self.sink.surface, self.feed.path, self.lang)
             self._drawn_over()
             self.sink.show("waiting")
             self.waiting_shown = True
         elif due is not None and now >= due:
             self._pulse(due, now)
+        elif ahead and self.ahead is not None and next(self.ahead, AHEAD_DONE) is AHEAD_DONE:
+            self.ahead = None
         going = self.sink.events()
         self._sleep_or_wake(heard=news is not None)
         return going

@@ -736,16 +736,24 @@ def _rail_slots(
     return slots
 
 
-def layout(view: View, size: tuple[int, int]) -> TableLayout:
-    """Every rectangle and text of the table screen for `view` at `size` (pure)."""
-    width, height = size
-    seats = view.seats
-    compact = len(seats) >= COMPACT_FROM
-    order = distribute(len(seats))
-    hub, strips, rail_step = _strips(order, width, height, compact)
-    trains = _trains_by_id(view)
-    turn = view.turn
+@dataclass(frozen=True)
+class _Lanes:
+    """The lanes of a view's table and the train each holds, before any tile size."""
 
+    hub: Rect
+    strips: list[_Strip]
+    rail_step: int
+    nodes: dict[int | str, Node]
+    leads: dict[int | str, bool]  # the train's marker is laid ahead of its tiles
+    laid: frozenset[int | str]  # the lanes that hold a train
+    floor: int  # the smallest tile short side
+
+
+def _lanes(view: View, size: tuple[int, int]) -> _Lanes:
+    width, height = size
+    compact = len(view.seats) >= COMPACT_FROM
+    hub, strips, rail_step = _strips(distribute(len(view.seats)), width, height, compact)
+    trains = _trains_by_id(view)
     nodes: dict[int | str, Node] = {}
     leads: dict[int | str, bool] = {}
     for s in strips:
@@ -753,15 +761,66 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
         nodes[s.key] = _node(train) if train else Node((), ())
         started = bool(train and (train.tiles or s.key != MEXICAN))
         leads[s.key] = bool(train and train.open and started)
-
-    s_max = max_short(width, height)
     # Never so small that an open train's token (two short sides) falls under its floor.
-    s_floor = max(6, s_max // 2, -(-mark_floor(size) // 2))
-    short = s_max
-    for s in strips:
-        lead = (Item("marker"),) if leads[s.key] else ()
-        best = _fit_lane(s.lane, nodes[s.key], lead, s_floor, short)
-        short = max(s_floor, min(short, best)) if best else s_floor
+    floor = max(6, max_short(width, height) // 2, -(-mark_floor(size) // 2))
+    laid = frozenset(s.key for s in strips if str(s.key) in trains)
+    return _Lanes(hub, strips, rail_step, nodes, leads, laid, floor)
+
+
+def _lead(lanes: _Lanes, key: int | str) -> tuple[Item, ...]:
+    return (Item("marker"),) if lanes.leads[key] else ()
+
+
+def _tile_short(lanes: _Lanes, size: tuple[int, int]) -> int:
+    """The largest tile short side at which every train fits its lane (or the floor)."""
+    short = max_short(*size)
+    for s in lanes.strips:
+        best = _fit_lane(s.lane, lanes.nodes[s.key], _lead(lanes, s.key), lanes.floor, short)
+        short = max(lanes.floor, min(short, best)) if best else lanes.floor
+    return short
+
+
+def _grown(node: Node, double: bool) -> Node:
+    """The train with one more tile at its end (made up: only its size matters), on its
+    first branch when it has branches."""
+    if node.branches:
+        first, *rest = node.branches
+        return Node(node.tiles, (_grown(first, double), *rest), node.first_index)
+    end = node.tiles[-1][1] if node.tiles else 0
+    return Node((*node.tiles, (end, end if double else end + 1)), (), node.first_index)
+
+
+def smaller_tiles(view: View, size: tuple[int, int]) -> tuple[int, ...]:
+    """The tile short sides the trains would shrink to if one of them grew by a tile
+    (not a double), the one the most trains would lead to first."""
+    lanes = _lanes(view, size)
+    short = _tile_short(lanes, size)
+    counts: dict[int, int] = {}
+    for s in lanes.strips:
+        if s.key not in lanes.laid:
+            continue
+        # A double is less likely than any other tile: it weighs less.
+        for double, weight in ((False, 3), (True, 1)):
+            grown, lead = _grown(lanes.nodes[s.key], double), _lead(lanes, s.key)
+            if fits(s.lane, grown, list(lead), Sizes.of(short)):
+                continue  # most trains: no search needed
+            # Not kept: made-up trains would push real ones out of the cache.
+            best = _fit_lane.__wrapped__(s.lane, grown, lead, lanes.floor, short - 1)
+            smaller = max(lanes.floor, best) if best else lanes.floor
+            if smaller < short:
+                counts[smaller] = counts.get(smaller, 0) + weight
+    return tuple(sorted(counts, key=lambda k: (-counts[k], -k)))
+
+
+def layout(view: View, size: tuple[int, int], *, tile_short: int | None = None) -> TableLayout:
+    """Every rectangle and text of the table screen for `view` at `size` (pure); its
+    tiles `tile_short` pixels across when given, rather than as large as they fit."""
+    seats = view.seats
+    trains = _lanes(view, size)
+    hub, strips, rail_step, nodes, leads = (trains.hub, trains.strips, trains.rail_step,
+                                            trains.nodes, trains.leads)
+    turn = view.turn
+    short = _tile_short(trains, size) if tile_short is None else tile_short
     sizes = Sizes.of(short)
 
     pending = {

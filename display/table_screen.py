@@ -16,17 +16,25 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
 import pygame
 
 from display import text, theme, tiles
-from display.table_layout import Rect, TableLayout, TilePlace, layout, max_short
+from display.table_layout import (
+    Rect,
+    TableLayout,
+    TilePlace,
+    layout,
+    max_short,
+    smaller_tiles,
+)
 from roundhouse.view import View
 
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
+AHEAD_SIZES = 2  # smaller tile sizes whose faces are drawn ahead
 
 
 def _inflate(rect: tuple[int, int, int, int], d: int) -> pygame.Rect:
@@ -387,6 +395,23 @@ class Painter:
         finally:
             surface.set_clip(clip)
         return dirty
+
+    def ahead(self) -> Iterator[None]:
+        """Draws ahead, a tile's face at a time, what the next view is likely to need: the
+        face of every tile on the table at each size the trains would shrink to if one of
+        them grew by a tile (`smaller_tiles`). Without it the view that shrinks them draws
+        every face anew, and is the slowest of its round. Only caches are filled: the
+        pictures are the same. Each step is short, so the caller can stop between any two
+        to draw a view that came."""
+        view, lay = self._view, self._layout
+        yield
+        if view is None or lay is None:
+            return
+        for short in smaller_tiles(view, lay.size)[:AHEAD_SIZES]:
+            yield
+            for tile in layout(view, lay.size, tile_short=short).tiles:
+                yield
+                tiles.face(tile.a, tile.b, tile.rect[2], tile.rect[3], tile.a_first, tile.facing)
 
     def _whole(self, surface: pygame.Surface, drawn: list[Stroke]) -> list[pygame.Rect] | None:
         """Paint every stroke (None: the whole surface was painted)."""

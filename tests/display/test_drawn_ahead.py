@@ -1,0 +1,130 @@
+"""While the table waits for a player, the table screen draws ahead what the next view
+is likely to need: the faces of the tiles on the table at the sizes the trains would
+shrink to. The view that shrinks them then finds their faces drawn, a view that comes
+meanwhile is drawn at once, and every picture is the same as without it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pygame
+import pytest
+from fakes import Clock, QueueFeed
+from sample_views import game
+
+from display import table_screen, tiles
+from display.client import Follower
+from display.table_layout import layout, smaller_tiles
+from roundhouse.view import View
+
+_GAMES = {seats: game(seats) for seats in (8, 14)}
+SIZES = ((1920, 1080), (1280, 800))
+
+
+def shrinks(views: list[View], size: tuple[int, int]) -> Iterator[tuple[View, View]]:
+    """Each view of a round whose tiles are smaller than the view's before it, with it."""
+    shorts = [layout(v, size).tile_short for v in views]
+    for i in range(1, len(views)):
+        if shorts[i] < shorts[i - 1] and views[i].round == views[i - 1].round:
+            yield views[i - 1], views[i]
+
+
+class Sink:
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.surface = pygame.Surface(size)
+        self.shown: list[str] = []
+
+    def show(self, name: str, rects: object = None) -> None:
+        self.shown.append(name)
+
+    def events(self) -> bool:
+        return True
+
+
+def faces_drawn(step: object) -> int:
+    """How many tile faces were drawn (not found ready) while `step()` ran."""
+    before = tiles.face.cache_info().misses
+    step()  # type: ignore[operator]
+    return tiles.face.cache_info().misses - before
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("seats", (8, 14))
+def test_the_size_the_trains_shrink_to_is_foreseen(seats, size):
+    pairs = list(shrinks(_GAMES[seats], size))
+    assert len(pairs) >= 2, "the recorded game shrinks its tiles at this size"
+    for before, after in pairs:
+        foreseen = smaller_tiles(before, size)[:table_screen.AHEAD_SIZES]
+        assert layout(after, size).tile_short in foreseen
+
+
+def test_before_any_train_no_smaller_size_is_foreseen():
+    lobby = next(v for v in _GAMES[8] if v.phase == "lobby")
+    assert smaller_tiles(lobby, (1920, 1080)) == ()
+
+
+@pytest.mark.parametrize("seats", (8, 14))
+def test_the_tiles_laid_at_a_smaller_size_are_the_same_tiles(seats):
+    size = (1920, 1080)
+    before, after = next(shrinks(_GAMES[seats], size))
+    short = layout(after, size).tile_short
+    now, smaller = layout(before, size), layout(before, size, tile_short=short)
+    assert smaller.tile_short == short
+    assert ([(t.a, t.b, t.train) for t in smaller.tiles]
+            == [(t.a, t.b, t.train) for t in now.tiles])
+    # Only the engine in the hub keeps its size.
+    trains = [t for t in smaller.tiles if t.train != "engine"]
+    assert trains and all(min(t.rect[2], t.rect[3]) == short for t in trains)
+
+
+def follower_after(view: View, size: tuple[int, int]) -> tuple[Follower, QueueFeed, Sink]:
+    clock = Clock()
+    feed = QueueFeed([view], clock)
+    sink = Sink(size)
+    follower = Follower(feed, sink, "table", animate=False, clock=clock)
+    follower.step()
+    return follower, feed, sink
+
+
+@pytest.mark.parametrize("seats", (8, 14))
+def test_the_view_that_shrinks_the_tiles_finds_their_faces_drawn(seats):
+    size = (1280, 800)
+    before, after = list(shrinks(_GAMES[seats], size))[-1]
+    laid = len(layout(after, size).tiles)
+
+    # Drawn right after the view before it, the view draws every face anew.
+    tiles.face.cache_clear()
+    follower, feed, _ = follower_after(before, size)
+    feed.views.append(after)
+    assert faces_drawn(follower.step) >= laid // 2
+
+    # With the table waiting in between, they were drawn ahead, a face or none a turn.
+    tiles.face.cache_clear()
+    follower, feed, sink = follower_after(before, size)
+    turns = 0
+    while follower.ahead is not None:
+        assert faces_drawn(follower.step) <= 1
+        turns += 1
+        assert turns < 1000
+    assert faces_drawn(follower.step) == 0  # nothing more to do: the loop only waits
+    assert feed.waits[-1] > 0
+    feed.views.append(after)
+    assert faces_drawn(follower.step) <= 2  # the tile just laid
+    assert sink.shown[-1] == f"{after.seq:06d}"
+    drawn = pygame.Surface(size)
+    table_screen.render(drawn, after)
+    assert pygame.image.tobytes(sink.surface, "RGB") == pygame.image.tobytes(drawn, "RGB")
+
+
+def test_a_view_that_comes_while_drawing_ahead_is_drawn_in_that_turn():
+    size = (1280, 800)
+    before, after = list(shrinks(_GAMES[14], size))[-1]
+    tiles.face.cache_clear()
+    follower, feed, sink = follower_after(before, size)
+    for _ in range(5):
+        follower.step()
+    assert follower.ahead is not None, "still drawing ahead"
+    feed.views.append(after)
+    follower.step()
+    assert sink.shown[-1] == f"{after.seq:06d}"
+    assert feed.waits[-1] == 0.0  # no wait at all between the two
