@@ -13,11 +13,12 @@ The new views are those of whole simulated games (tests/views/games: 2, 8 and 14
 one round), drawn in order as a screen following the game draws them: by the display
 loop's `Painter` (only what changed), then again from scratch (`table_screen.render`),
 each pass starting with the screens' caches empty, so every view brings the words and
-tiles a live game brings. Between two views the table waits for a player, and the loop
-draws ahead (`Painter.ahead`, untimed, its own processor time printed beside);
-`--no-ahead` leaves that out, as a view that comes right after another finds it. The
-pulse runs `display.client.Follower` in a window of SDL's dummy driver, the clock
-stopping when `pygame.display.update` returns.
+tiles a live game brings. Between two views the table waits for a player: the loop
+draws ahead (`Painter.ahead`, untimed, its processor time printed beside; `--no-ahead`
+leaves it out), then `--pause` s pass (20 ms: under the emulated Pi's quota, the next
+view does not start with the share of the last one spent). The pulse runs
+`display.client.Follower` in a window of SDL's dummy driver, the clock stopping when
+`pygame.display.update` returns.
 """
 
 from __future__ import annotations
@@ -82,8 +83,10 @@ def cold() -> None:
 
 
 def timed(views: list[View], draw: Callable[[View], object],
-          cpu: list[float] | None = None) -> list[float]:
-    """The time each view took, from empty caches; its processor time into `cpu`."""
+          cpu: list[float] | None = None,
+          between: Callable[[], object] = lambda: None) -> list[float]:
+    """The time each view took, from empty caches; its processor time into `cpu`;
+    `between` runs after each view, untimed."""
     cold()
     samples = []
     for view in views:
@@ -92,12 +95,14 @@ def timed(views: list[View], draw: Callable[[View], object],
         samples.append(time.perf_counter() - start)
         if cpu is not None:
             cpu.append(time.process_time() - start_cpu)
+        between()
     return samples
 
 
-def new_views(size: tuple[int, int], ahead: bool) -> None:
+def new_views(size: tuple[int, int], ahead: bool, pause: float) -> None:
     print(f"new views of whole games at {size[0]}x{size[1]} (play, round over, lobby), "
-          f"drawn in order{', each drawing ahead after it' if ahead else ''}:")
+          f"drawn in order, {pause * 1000:.0f} ms apart"
+          f"{', each drawing ahead after it' if ahead else ''}:")
     for seats in (2, 8, 14):
         views = game(seats)
         surface = pygame.Surface(size)
@@ -111,21 +116,21 @@ def new_views(size: tuple[int, int], ahead: bool) -> None:
             shares.append(1.0 if rects is None else
                           sum(r.w * r.h for r in rects) / (size[0] * size[1]))
 
-        def then_ahead(view: View, painter: table_screen.Painter = painter,
-                       waiting: list[float] = waiting) -> None:
-            partly(view)
+        def wait(painter: table_screen.Painter = painter, waiting: list[float] = waiting,
+                 drawing: bool = True) -> None:
             start = time.process_time()
-            for _ in painter.ahead() if ahead else ():
+            for _ in painter.ahead() if ahead and drawing else ():
                 pass
             waiting.append(time.process_time() - start)
+            time.sleep(pause)
 
         cpu: dict[str, list[float]] = {"parts": [], "whole": [], "wall": []}
-        # The first view is painted whole; the time drawing ahead is not the view's.
-        parts = [t - w for t, w in zip(timed(views, then_ahead, cpu["parts"]), waiting,
-                                       strict=True)][1:]
-        cpu["parts"] = [t - w for t, w in zip(cpu["parts"], waiting, strict=True)]
-        whole = timed(views, partial(table_screen.render, surface), cpu["whole"])[1:]
-        wall = timed(views, partial(wall_screen.render, surface), cpu["wall"])[1:]
+        # The first view is painted whole.
+        parts = timed(views, partly, cpu["parts"], wait)[1:]
+        whole = timed(views, partial(table_screen.render, surface), cpu["whole"],
+                      partial(wait, drawing=False))[1:]
+        wall = timed(views, partial(wall_screen.render, surface), cpu["wall"],
+                     partial(wait, drawing=False))[1:]
         # On a shared machine the wall clock also counts time spent waiting for a core.
         print(f"  {seats:2} seats, {len(views)} views, "
               f"{statistics.mean(shares[1:]) * 100:.0f}% of the screen repainted on average:")
@@ -135,8 +140,9 @@ def new_views(size: tuple[int, int], ahead: bool) -> None:
             print(f"    {what:15} {_pcts(samples)}; processor time "
                   f"{_pcts(cpu[key][1:])}")
         if ahead:
-            print(f"    {'drawing ahead':15} processor time after each view {_pcts(waiting)}, "
-                  f"worst {max(waiting) * 1000:.1f} ms")
+            drawn = waiting[:len(views)]
+            print(f"    {'drawing ahead':15} processor time after each view {_pcts(drawn)}, "
+                  f"worst {max(drawn) * 1000:.1f} ms")
 
 
 class OneView:
@@ -253,13 +259,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--no-ahead", dest="ahead", action="store_false",
-                        help="draw each view right after the last, nothing drawn ahead")
+                        help="nothing drawn ahead between views")
+    parser.add_argument("--pause", type=float, default=0.02,
+                        help="seconds between views, as the table waits for a player")
     args = parser.parse_args()
     width, height = (int(n) for n in args.size.lower().split("x"))
     size = (width, height)
     pygame.font.init()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
-    new_views(size, args.ahead)
+    new_views(size, args.ahead, args.pause)
     pulse(size)
     busy(size)
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
