@@ -605,17 +605,36 @@ def _trains_by_id(view: View) -> dict[str, TrainView]:
     return {str(t.id): t for t in view.trains or []}
 
 
-def _place_flow(
-    flow: Flow,
+@dataclass(frozen=True)
+class _Placed:
+    """One lane's train as it is drawn: its tiles, marker, "+N" chip and pending discs,
+    where it starts at the hub's side and the lines it follows."""
+
+    tiles: tuple[TilePlace, ...]
+    markers: tuple[MarkerPlace, ...]
+    chips: tuple[ChipPlace, ...]
+    badges: tuple[Badge, ...]
+    start: Point
+    tracks: tuple[tuple[Point, ...], ...]
+
+
+# A new view usually changes one train (or none: a refusal, the reveal): the others are
+# placed as they were.
+@lru_cache(maxsize=64)
+def _place(
     frame: LaneFrame,
+    node: Node,
+    marker: bool,
+    sizes: Sizes,
     train_id: str,
     facing: int,
     colour: theme.Colour,
-    sizes: Sizes,
-    pending: dict[tuple[str, int], int],
-    newest: tuple[str, frozenset[int]] | None,
+    pending: tuple[tuple[int, int], ...],  # (the double's number, its order) on this train
+    newest: frozenset[int] | None,  # the numbers of the tile just laid, if on this train
     marks: int,
-) -> tuple[list[TilePlace], list[MarkerPlace], list[ChipPlace], list[Badge]]:
+) -> _Placed:
+    flow = _lay_with_elision(frame, node, marker, sizes)
+    orders = dict(pending)
     tiles: list[TilePlace] = []
     markers: list[MarkerPlace] = []
     chips: list[ChipPlace] = []
@@ -631,8 +650,8 @@ def _place_flow(
                              angle=facing, colour=theme.DARK_INK)
             chips.append(ChipPlace(rect, label))
             continue
-        order = pending.get((train_id, item.a)) if item.double else None
-        is_new = newest is not None and newest == (train_id, frozenset((item.a, item.b)))
+        order = orders.get(item.a) if item.double else None
+        is_new = newest is not None and newest == frozenset((item.a, item.b))
         vertical = frame.flow_vertical != item.double
         a_first = p.outward == frame.low_u_first
         tiles.append(TilePlace(rect, item.a, item.b, vertical, a_first, facing, train_id,
@@ -641,7 +660,11 @@ def _place_flow(
     for t in tiles:
         if t.pending is not None:
             badges.append(_badge(t.rect, frame.rect, t.pending, sizes, facing, marks, laid))
-    return tiles, markers, chips, badges
+    start = _flow_start(frame, flow)
+    tracks = tuple(
+        tuple(([start] if i == 0 else []) + [frame.to_screen(u, v, 0, 0)[:2] for u, v in line])
+        for i, line in enumerate(flow.tracks()))
+    return _Placed(tuple(tiles), tuple(markers), tuple(chips), tuple(badges), start, tracks)
 
 
 def _needed(words: str, width: int, size: int, lang: str) -> int:
@@ -823,14 +846,10 @@ def layout(view: View, size: tuple[int, int], *, tile_short: int | None = None) 
     short = _tile_short(trains, size) if tile_short is None else tile_short
     sizes = Sizes.of(short)
 
-    pending = {
-        (str(p.train), tile_pips(p.tile)[0]): int(p.order)
-        for p in view.pending_doubles or []
-    }
+    pending: dict[str, list[tuple[int, int]]] = {}
+    for p in view.pending_doubles or []:
+        pending.setdefault(str(p.train), []).append((tile_pips(p.tile)[0], int(p.order)))
     last = view.last_play
-    newest = None
-    if last:
-        newest = (str(last.train), frozenset(tile_pips(last.tile)))
 
     tiles: list[TilePlace] = []
     markers: list[MarkerPlace] = []
@@ -845,18 +864,17 @@ def layout(view: View, size: tuple[int, int], *, tile_short: int | None = None) 
         angle = SIDE_ANGLE[s.side]
         seat = None if s.key == MEXICAN else int(s.key)
         colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
-        flow = _lay_with_elision(s.lane, nodes[s.key], leads[s.key], sizes)
         train_id = str(s.key)
-        placed = _place_flow(flow, s.lane, train_id, angle, colour, sizes, pending, newest,
-                             mark_floor(size))
-        tiles += placed[0]
-        markers += placed[1]
-        chips += placed[2]
-        badges += placed[3]
-        starts[s.key] = _flow_start(s.lane, flow)
-        for i, line in enumerate(flow.tracks()):
-            points = [s.lane.to_screen(u, v, 0, 0)[:2] for u, v in line]
-            tracks.append((tuple(([starts[s.key]] if i == 0 else []) + points), colour))
+        newest = (frozenset(tile_pips(last.tile)) if last and str(last.train) == train_id
+                  else None)
+        placed = _place(s.lane, nodes[s.key], leads[s.key], sizes, train_id, angle, colour,
+                        tuple(pending.get(train_id, ())), newest, mark_floor(size))
+        tiles += placed.tiles
+        markers += placed.markers
+        chips += placed.chips
+        badges += placed.badges
+        starts[s.key] = placed.start
+        tracks += [(line, colour) for line in placed.tracks]
         state = "mexican" if seat is None else _seat_state(view, seat)
         lanes.append(LanePlace(s.lane.rect, train_id, seat, s.side, colour,
                                seat is not None and turn == seat))
