@@ -12,7 +12,7 @@ import pytest
 from fakes import Clock, QueueFeed
 from sample_views import game
 
-from display import table_screen, tiles
+from display import table_layout, table_screen, text, tiles
 from display.client import Follower
 from display.table_layout import layout, smaller_tiles
 from roundhouse.view import View
@@ -128,3 +128,26 @@ def test_a_view_that_comes_while_drawing_ahead_is_drawn_in_that_turn():
     follower.step()
     assert sink.shown[-1] == f"{after.seq:06d}"
     assert feed.waits[-1] == 0.0  # no wait at all between the two
+
+
+def forget_layouts() -> None:
+    for cached in (table_layout._fit_lane, table_layout._lay_with_elision, table_layout._node,
+                   table_layout._place, text.fit):
+        cached.cache_clear()
+
+
+@pytest.mark.parametrize("seats", (8, 14))
+def test_a_view_is_laid_out_the_same_whatever_was_laid_out_before_it(seats):
+    """The layout keeps what it worked out for the trains and words of the views before
+    (and of the sizes drawn ahead): what it kept never changes a view's layout."""
+    size = (1280, 800)
+    views = _GAMES[seats]
+    forget_layouts()
+    kept = []
+    for view in views:
+        kept.append(layout(view, size))
+        for short in smaller_tiles(view, size)[:table_screen.AHEAD_SIZES]:
+            layout(view, size, tile_short=short)
+    for view, lay in list(zip(views, kept, strict=True))[::5]:
+        forget_layouts()
+        assert layout(view, size) == lay, f"view {view.seq}"
