@@ -149,7 +149,8 @@ def is_rtl(char: str) -> bool:
 
 
 def has_rtl(text: str) -> bool:
-    return not text.isascii() and any(is_rtl(c) for c in text)
+    # Each distinct letter once: a line is measured a prefix at a time while it is broken.
+    return not text.isascii() and any(is_rtl(c) for c in set(text))
 
 
 # Whitespace and isolate controls at a line's end return to the paragraph's level (L1).
@@ -269,8 +270,10 @@ _INDIC_DIGITS = frozenset("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩")
 
 
 def _number_alone(written: str) -> bool:
-    return any(c in _INDIC_DIGITS for c in written) and all(
-        c in _INDIC_DIGITS or c in " ,.٫٬" for c in written)
+    return not _INDIC_DIGITS.isdisjoint(written) and _NUMBER_ALONE.issuperset(written)
+
+
+_NUMBER_ALONE = _INDIC_DIGITS | frozenset(" ,.٫٬")
 
 
 def _merged(runs: list[Run]) -> list[Run]:
@@ -309,6 +312,23 @@ def _by_script(text: str, opens_line: bool) -> list[tuple[str, str]]:
     them where `text` opens the line ("12 టైల్స్" in one font), and are a run of their own
     in the line's font where they follow a right-to-left stretch (the score after a
     Persian name in an English line is the line's, not the next name's)."""
+    if {script_of(c) for c in set(text)} <= _LATIN_AND_COMMON:
+        # Most lines: Latin letters among digits, spaces and punctuation are one run from
+        # the first letter on, so only where that letter is needs finding.
+        first = next((at for at, c in enumerate(text) if script_of(c) == "Latn"), None)
+        if first is None:
+            return [(text, "Zyyy")] if text else []
+        if first == 0 or opens_line:
+            return [(text, "Latn")]
+        return [(text[:first], "Zyyy"), (text[first:], "Latn")]
+    return _cut_by_script(text, opens_line)
+
+
+_LATIN_AND_COMMON = frozenset(("Latn", "Zyyy"))
+
+
+def _cut_by_script(text: str, opens_line: bool) -> list[tuple[str, str]]:
+    """`_by_script` letter by letter, for any scripts."""
     out: list[list[str]] = []
     for char in text:
         script = script_of(char)

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sample_views import plain
 
 from display import shaping, text
@@ -236,3 +238,27 @@ def test_a_number_opening_a_line_takes_the_font_of_the_words_after_it():
     runs = shaping.runs(text.isolated("فرشته", "en") + " 4  రాము", False)
     assert [(r.text, r.face) for r in runs] == [
         ("فرشته", DEJAVU), (" 4  ", DEFAULT), ("రాము", TELUGU)]
+
+
+# Latin letters, digits, spaces, punctuation, isolates and direction marks; or those
+# with letters of every other script the screens write and digits of three kinds.
+_LATIN = "aZé 09,.:()/…\u2068\u2069\u200e\u200f"
+_LETTERS = st.one_of(st.text(alphabet=_LATIN, max_size=24),
+                     st.text(alphabet=_LATIN + "Σωжאבسلا۱۲٣తె\u200c", max_size=24))
+
+
+@settings(max_examples=400, deadline=None)
+@given(line=_LETTERS, opens_line=st.booleans())
+def test_a_line_is_cut_by_script_as_letter_by_letter(line, opens_line):
+    """A line of Latin letters among digits, spaces and punctuation skips the walk letter
+    by letter, and comes out as that walk cuts it."""
+    assert shaping._by_script(line, opens_line) == shaping._cut_by_script(line, opens_line)
+
+
+@settings(max_examples=300, deadline=None)
+@given(line=_LETTERS)
+def test_what_reads_right_to_left_and_a_number_alone_are_told_letter_by_letter(line):
+    assert shaping.has_rtl(line) == any(shaping.is_rtl(c) for c in line)
+    assert shaping._number_alone(line) == (
+        any(c in shaping._INDIC_DIGITS for c in line)
+        and all(c in shaping._INDIC_DIGITS or c in " ,.٫٬" for c in line))
