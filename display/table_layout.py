@@ -15,7 +15,7 @@ the geometry directly.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -814,8 +814,8 @@ def _grown(node: Node, double: bool) -> Node:
 
 
 def smaller_tiles(view: View, size: tuple[int, int]) -> tuple[int, ...]:
-    """The tile short sides the trains would shrink to if one of them grew by a tile
-    (not a double), the one the most trains would lead to first."""
+    """The tile short sides the trains would shrink to if one of them grew by a tile or
+    by a double, the likeliest first (a double counts a third of another tile)."""
     lanes = _lanes(view, size)
     short = _tile_short(lanes, size)
     counts: dict[int, int] = {}
@@ -835,21 +835,35 @@ def smaller_tiles(view: View, size: tuple[int, int]) -> tuple[int, ...]:
     return tuple(sorted(counts, key=lambda k: (-counts[k], -k)))
 
 
-def layout(view: View, size: tuple[int, int], *, tile_short: int | None = None) -> TableLayout:
-    """Every rectangle and text of the table screen for `view` at `size` (pure); its
-    tiles `tile_short` pixels across when given, rather than as large as they fit."""
+def _placed(view: View, lanes: _Lanes, strip: _Strip, sizes: Sizes,
+            size: tuple[int, int]) -> _Placed:
+    """The train of one lane placed at `sizes`, with its pending doubles and newest tile."""
+    train_id = str(strip.key)
+    colour = theme.MEXICAN if strip.key == MEXICAN else theme.seat_colour(int(strip.key))
+    pending = tuple((tile_pips(p.tile)[0], int(p.order)) for p in view.pending_doubles or []
+                    if str(p.train) == train_id)
+    last = view.last_play
+    newest = frozenset(tile_pips(last.tile)) if last and str(last.train) == train_id else None
+    return _place(strip.lane, lanes.nodes[strip.key], lanes.leads[strip.key], sizes, train_id,
+                  SIDE_ANGLE[strip.side], colour, pending, newest, mark_floor(size))
+
+
+def tiles_at(view: View, size: tuple[int, int], short: int) -> Iterator[tuple[TilePlace, ...]]:
+    """The tiles of the trains laid `short` pixels across, a lane at a time (each lane
+    kept for a layout at that size)."""
+    lanes = _lanes(view, size)
+    for strip in lanes.strips:
+        yield _placed(view, lanes, strip, Sizes.of(short), size).tiles
+
+
+def layout(view: View, size: tuple[int, int]) -> TableLayout:
+    """Every rectangle and text of the table screen for `view` at `size` (pure)."""
     seats = view.seats
     trains = _lanes(view, size)
-    hub, strips, rail_step, nodes, leads = (trains.hub, trains.strips, trains.rail_step,
-                                            trains.nodes, trains.leads)
+    hub, strips, rail_step = trains.hub, trains.strips, trains.rail_step
     turn = view.turn
-    short = _tile_short(trains, size) if tile_short is None else tile_short
+    short = _tile_short(trains, size)
     sizes = Sizes.of(short)
-
-    pending: dict[str, list[tuple[int, int]]] = {}
-    for p in view.pending_doubles or []:
-        pending.setdefault(str(p.train), []).append((tile_pips(p.tile)[0], int(p.order)))
-    last = view.last_play
 
     tiles: list[TilePlace] = []
     markers: list[MarkerPlace] = []
@@ -865,10 +879,7 @@ def layout(view: View, size: tuple[int, int], *, tile_short: int | None = None) 
         seat = None if s.key == MEXICAN else int(s.key)
         colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
         train_id = str(s.key)
-        newest = (frozenset(tile_pips(last.tile)) if last and str(last.train) == train_id
-                  else None)
-        placed = _place(s.lane, nodes[s.key], leads[s.key], sizes, train_id, angle, colour,
-                        tuple(pending.get(train_id, ())), newest, mark_floor(size))
+        placed = _placed(view, trains, s, sizes, size)
         tiles += placed.tiles
         markers += placed.markers
         chips += placed.chips

@@ -30,11 +30,12 @@ from display.table_layout import (
     layout,
     max_short,
     smaller_tiles,
+    tiles_at,
 )
 from roundhouse.view import View
 
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
-AHEAD_SIZES = 2  # smaller tile sizes whose faces are drawn ahead
+AHEAD_SIZES = 2  # smaller tile sizes whose faces are drawn ahead (tiles.FACES_KEPT)
 
 
 def _inflate(rect: tuple[int, int, int, int], d: int) -> pygame.Rect:
@@ -398,20 +399,23 @@ class Painter:
 
     def ahead(self) -> Iterator[None]:
         """Draws ahead, a tile's face at a time, what the next view is likely to need: the
-        face of every tile on the table at each size the trains would shrink to if one of
-        them grew by a tile (`smaller_tiles`). Without it the view that shrinks them draws
-        every face anew, and is the slowest of its round. Only caches are filled: the
-        pictures are the same. Each step is short, so the caller can stop between any two
-        to draw a view that came."""
+        face of every tile on the table at the likeliest sizes the trains would shrink to
+        if one of them grew (`smaller_tiles`), the trains laid out a lane a step. Without
+        it the view that shrinks them draws every face anew, and is the slowest of its
+        round. Only caches are filled: the pictures are the same. Each step is short, so
+        the caller can stop between any two to draw a view that came."""
         view, lay = self._view, self._layout
         yield
         if view is None or lay is None:
             return
         for short in smaller_tiles(view, lay.size)[:AHEAD_SIZES]:
             yield
-            for tile in layout(view, lay.size, tile_short=short).tiles:
+            for lane in tiles_at(view, lay.size, short):
                 yield
-                tiles.face(tile.a, tile.b, tile.rect[2], tile.rect[3], tile.a_first, tile.facing)
+                for tile in lane:
+                    tiles.face(tile.a, tile.b, tile.rect[2], tile.rect[3], tile.a_first,
+                               tile.facing)
+                    yield
 
     def _whole(self, surface: pygame.Surface, drawn: list[Stroke]) -> list[pygame.Rect] | None:
         """Paint every stroke (None: the whole surface was painted)."""

@@ -47,7 +47,12 @@ def _half(face: pygame.Surface, value: int, area: pygame.Rect, vertical: bool, f
     face.blit(img, img.get_rect(center=area.center))
 
 
-@lru_cache(maxsize=384)  # a table's tiles at one size, and those of the wall
+# The tiles of a full table (a double-18 set laid out, 190) at three sizes: the one on
+# the screen and two drawn ahead (table_screen.Painter.ahead).
+FACES_KEPT = 640
+
+
+@lru_cache(maxsize=FACES_KEPT)
 def face(a: int, b: int, w: int, h: int, a_first: bool, facing: int) -> pygame.Surface:
     """The picture of one tile, `w` x `h` pixels, `a` at the top or left when `a_first`."""
     # When the trains' tiles shrink a size, every face is drawn anew: the blank face is
