@@ -71,7 +71,7 @@ def game(seats: int) -> list[View]:
 
 def cold() -> None:
     """Empty the screens' caches, as in a screen that has drawn none of these views."""
-    for cached in (text.fit, text.text_width, text._line, text._turned_line,
+    for cached in (text.fit, text.text_width, text._line, text._turned_line, text.line_height,
                    shaping.runs, shaping.display_order, shaping.opened, table_layout._fit_lane,
                    table_layout._lay_with_elision, table_layout._node, table_layout._place,
                    table_screen._halo,

@@ -74,6 +74,8 @@ def font(size: int) -> pygame.font.Font:
     return shaping.font(shaping.DEFAULT, size)
 
 
+# Asked of every line placed and every size tried: without opening or setting up a font.
+@lru_cache(maxsize=512)
 def line_height(size: int) -> int:
     return font(size).get_linesize()
 
