@@ -15,7 +15,7 @@ the geometry directly.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -231,6 +231,13 @@ def _split(start: int, total: int, keys: list[int | str], gap: int) -> list[tupl
         spans.append((at, each))
         at += each + gap
     return spans
+
+
+@lru_cache(maxsize=8)  # one table on a screen or two
+def _table(seats: int, width: int, height: int) -> tuple[Rect, tuple[_Strip, ...], int]:
+    """The hub, the lanes and panels, and the rails' spacing of a table of `seats`."""
+    hub, strips, rail_step = _strips(distribute(seats), width, height, seats >= COMPACT_FROM)
+    return hub, tuple(strips), rail_step
 
 
 def _strips(
@@ -744,7 +751,7 @@ def _flow_start(frame: LaneFrame, flow: Flow) -> Point:
 
 
 def _rail_slots(
-    strips: list[_Strip], starts: dict[int | str, Point], hub: Rect
+    strips: Sequence[_Strip], starts: dict[int | str, Point], hub: Rect
 ) -> dict[int | str, int]:
     """Rank the off-hub lanes of each region by distance from the hub (farthest first)."""
     slots: dict[int | str, int] = {}
@@ -764,7 +771,7 @@ class _Lanes:
     """The lanes of a view's table and the train each holds, before any tile size."""
 
     hub: Rect
-    strips: list[_Strip]
+    strips: tuple[_Strip, ...]
     rail_step: int
     nodes: dict[int | str, Node]
     leads: dict[int | str, bool]  # the train's marker is laid ahead of its tiles
@@ -774,8 +781,7 @@ class _Lanes:
 
 def _lanes(view: View, size: tuple[int, int]) -> _Lanes:
     width, height = size
-    compact = len(view.seats) >= COMPACT_FROM
-    hub, strips, rail_step = _strips(distribute(len(view.seats)), width, height, compact)
+    hub, strips, rail_step = _table(len(view.seats), width, height)
     trains = _trains_by_id(view)
     nodes: dict[int | str, Node] = {}
     leads: dict[int | str, bool] = {}

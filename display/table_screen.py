@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -121,7 +121,8 @@ def _frame(rect: Rect, outside: int, inside: int) -> tuple[Rect, ...]:
             (ox, oy + band, band, oh - 2 * band), (ox + ow - band, oy + band, band, oh - 2 * band))
 
 
-def _segments(points: Sequence[tuple[int, int]], width: int) -> tuple[Rect, ...]:
+@lru_cache(maxsize=256)  # a table's rails and tracks: a view changes a few
+def _segments(points: tuple[tuple[int, int], ...], width: int) -> tuple[Rect, ...]:
     """The rectangles a line `width` pixels wide through `points` may touch."""
     pad = width // 2 + 2
     marks = []

@@ -137,7 +137,7 @@ def test_a_view_that_comes_while_drawing_ahead_is_drawn_in_that_turn():
 
 def forget_layouts() -> None:
     for cached in (table_layout._fit_lane, table_layout._lay_with_elision, table_layout._node,
-                   table_layout._place, text.fit):
+                   table_layout._place, table_layout._table, text.fit, text.line_height):
         cached.cache_clear()
 
 
