@@ -311,8 +311,10 @@ def xvfb():
     if shutil.which("Xvfb") is None or shutil.which("xset") is None:
         pytest.skip("Xvfb or xset is not installed (Debian: xvfb, x11-xserver-utils)")
     read, write = os.pipe()
+    # -noreset: the server stays as it is when its last client goes (each `xset` is one),
+    # not starting over while the next one connects.
     server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-nolisten", "tcp",
-                               "+extension", "DPMS"], pass_fds=(write,),
+                               "-noreset", "+extension", "DPMS"], pass_fds=(write,),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(write)
     with os.fdopen(read) as fp:
