@@ -40,7 +40,9 @@ A poll acknowledged while tags lay is answered at once if they still lie: one le
 unanswered is sent again within the poll interval, and watches nothing until the chip
 acknowledges that (a chip that browned out right after its acknowledgement saw no tag
 go).
-An answer counts only if every length in it adds up (`Framer`, `parse_targets`).
+An answer counts only if every length in it adds up (`Framer`, `parse_targets`). A
+poll's answer that comes after the host stopped waiting for it (the chip found a tag as
+the host ended the poll or sent its next command) still says which tags lie there.
 """
 
 from __future__ import annotations
@@ -360,6 +362,14 @@ class Pn532:
                 if self._misses and not self._restarted:
                     self.resumptions += 1  # it talks again: the pad was not watched
                     self._restarted = self._step >= len(SETUP)
+            if (isinstance(item, Info) and item.tfi == CHIP and item.payload
+                    and item.payload[0] == IN_LIST_PASSIVE_TARGET + 1
+                    and self._pending != IN_LIST_PASSIVE_TARGET):
+                # A poll the host no longer waited for (it had ended it, or sent its next
+                # command, as a tag came): the chip found these tags all the same, and a
+                # tile tapped just then may be gone before the next poll.
+                readings += [Seen(uid) for uid in parse_targets(item.payload[1:]) or ()]
+                continue
             if self._pending is None:
                 continue
             if isinstance(item, Ack):

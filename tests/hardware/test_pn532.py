@@ -173,6 +173,23 @@ def test_a_garbled_answer_is_asked_for_again_with_a_nack():
         Seen(UID_A)]
 
 
+def test_a_poll_answered_after_the_host_moved_on_still_reports_its_tags():
+    """A tile tapped as the host ends a poll: the chip answers that poll while the host
+    waits for its next command's answer, and the tile is gone before the next poll. Its
+    tag was dropped with the answer, and the tap lost (a simulated game stalled on it)."""
+    chip = ready_chip(after_tags="field_off")
+    assert chip.receive(answer(pn532.IN_LIST_PASSIVE_TARGET, target_data([UID_A])),
+                        0.01) == [Seen(UID_A)]
+    field_off = command(pn532.RF_CONFIGURATION, bytes([0x01, 0x00]))
+    assert chip.tick(0.01) == field_off
+    assert chip.receive(frame(pn532.CHIP, b"\x4b" + target_data([UID_B])), 0.02) == [
+        Seen(UID_B)]
+    # The field's answer is still the one awaited, and polling goes on as before.
+    assert chip.tick(0.03) == b""
+    assert chip.receive(answer(pn532.RF_CONFIGURATION), 0.03) == []
+    assert chip.tick(0.06) == POLL_BYTES
+
+
 def test_an_error_frame_or_a_foreign_answer_reports_no_tag():
     chip = ready_chip()
     assert chip.receive(answer(0x02, b"\x32\x01\x06\x07"), 0.01) == []
