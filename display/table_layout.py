@@ -777,6 +777,9 @@ class _Lanes:
     leads: dict[int | str, bool]  # the train's marker is laid ahead of its tiles
     laid: frozenset[int | str]  # the lanes that hold a train
     floor: int  # the smallest tile short side
+    # Each train's pending doubles (the double's number, its order) and newest tile.
+    pending: dict[str, tuple[tuple[int, int], ...]]
+    newest: tuple[str, frozenset[int]] | None
 
 
 def _lanes(view: View, size: tuple[int, int]) -> _Lanes:
@@ -793,7 +796,18 @@ def _lanes(view: View, size: tuple[int, int]) -> _Lanes:
     # Never so small that an open train's token (two short sides) falls under its floor.
     floor = max(6, max_short(width, height) // 2, -(-mark_floor(size) // 2))
     laid = frozenset(s.key for s in strips if str(s.key) in trains)
-    return _Lanes(hub, strips, rail_step, nodes, leads, laid, floor)
+    pending: dict[str, tuple[tuple[int, int], ...]] = {}
+    for p in view.pending_doubles or []:
+        pending[str(p.train)] = (*pending.get(str(p.train), ()),
+                                 (tile_pips(p.tile)[0], int(p.order)))
+    last = view.last_play
+    newest = (str(last.train), frozenset(tile_pips(last.tile))) if last else None
+    return _Lanes(hub, strips, rail_step, nodes, leads, laid, floor, pending, newest)
+
+
+def _colour(key: int | str) -> theme.Colour:
+    """The colour of a lane's seat (the Mexican train's own for its lane)."""
+    return theme.MEXICAN if key == MEXICAN else theme.seat_colour(int(key))
 
 
 def _lead(lanes: _Lanes, key: int | str) -> tuple[Item, ...]:
@@ -824,14 +838,16 @@ def smaller_tiles(view: View, size: tuple[int, int]) -> tuple[int, ...]:
     by a double, the likeliest first (a double counts a third of another tile)."""
     lanes = _lanes(view, size)
     short = _tile_short(lanes, size)
+    sizes = Sizes.of(short)
     counts: dict[int, int] = {}
     for s in lanes.strips:
         if s.key not in lanes.laid:
             continue
+        lead = _lead(lanes, s.key)
         # A double is less likely than any other tile: it weighs less.
         for double, weight in ((False, 3), (True, 1)):
-            grown, lead = _grown(lanes.nodes[s.key], double), _lead(lanes, s.key)
-            if fits(s.lane, grown, list(lead), Sizes.of(short)):
+            grown = _grown(lanes.nodes[s.key], double)
+            if fits(s.lane, grown, list(lead), sizes):
                 continue  # most trains: no search needed
             # Not kept: made-up trains would push real ones out of the cache.
             best = _fit_lane.__wrapped__(s.lane, grown, lead, lanes.floor, short - 1)
@@ -841,25 +857,21 @@ def smaller_tiles(view: View, size: tuple[int, int]) -> tuple[int, ...]:
     return tuple(sorted(counts, key=lambda k: (-counts[k], -k)))
 
 
-def _placed(view: View, lanes: _Lanes, strip: _Strip, sizes: Sizes,
-            size: tuple[int, int]) -> _Placed:
+def _placed(lanes: _Lanes, strip: _Strip, sizes: Sizes, size: tuple[int, int]) -> _Placed:
     """The train of one lane placed at `sizes`, with its pending doubles and newest tile."""
     train_id = str(strip.key)
-    colour = theme.MEXICAN if strip.key == MEXICAN else theme.seat_colour(int(strip.key))
-    pending = tuple((tile_pips(p.tile)[0], int(p.order)) for p in view.pending_doubles or []
-                    if str(p.train) == train_id)
-    last = view.last_play
-    newest = frozenset(tile_pips(last.tile)) if last and str(last.train) == train_id else None
+    newest = lanes.newest[1] if lanes.newest and lanes.newest[0] == train_id else None
     return _place(strip.lane, lanes.nodes[strip.key], lanes.leads[strip.key], sizes, train_id,
-                  SIDE_ANGLE[strip.side], colour, pending, newest, mark_floor(size))
+                  SIDE_ANGLE[strip.side], _colour(strip.key), lanes.pending.get(train_id, ()),
+                  newest, mark_floor(size))
 
 
 def tiles_at(view: View, size: tuple[int, int], short: int) -> Iterator[tuple[TilePlace, ...]]:
     """The tiles of the trains laid `short` pixels across, a lane at a time (each lane
     kept for a layout at that size)."""
-    lanes = _lanes(view, size)
+    lanes, sizes = _lanes(view, size), Sizes.of(short)
     for strip in lanes.strips:
-        yield _placed(view, lanes, strip, Sizes.of(short), size).tiles
+        yield _placed(lanes, strip, sizes, size).tiles
 
 
 def layout(view: View, size: tuple[int, int]) -> TableLayout:
@@ -883,9 +895,9 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     for s in strips:
         angle = SIDE_ANGLE[s.side]
         seat = None if s.key == MEXICAN else int(s.key)
-        colour = theme.MEXICAN if seat is None else theme.seat_colour(seat)
+        colour = _colour(s.key)
         train_id = str(s.key)
-        placed = _placed(view, trains, s, sizes, size)
+        placed = _placed(trains, s, sizes, size)
         tiles += placed.tiles
         markers += placed.markers
         chips += placed.chips
@@ -907,7 +919,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
     # Before the first deal there is no train to lead to.
     rails = tuple(
         Rail(_rail(hub, s, starts[s.key], slots.get(s.key, 0), rail_step),
-             theme.MEXICAN if s.key == MEXICAN else theme.seat_colour(int(s.key)),
+             _colour(s.key),
              s.key == turn)
         for s in strips
     ) if view.trains else ()
