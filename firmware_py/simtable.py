@@ -677,8 +677,10 @@ class Driver:
                 self.drawing = True  # the drawn tile is tapped next
                 return
             self.shadow = apply(shadow, Draw(turn, self.boneyard.pop(0)))
-            if self.shadow.turn != turn and self.shadow.phase == "play":
-                # The drawn tile does not fit: the player sees it and passes.
+            if self.shadow.turn != turn:
+                # The drawn tile does not fit: the player sees it and passes. The table, not
+                # knowing the tile, waits for that PASS even when the tiles say the round
+                # is over (the last seat owed a first turn after one went out).
                 self._input(self.hardware.press, chair, Button.PASS)
         else:
             raise SimError(f"a bot chose {action!r} during play")
