@@ -41,7 +41,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame
 
 from display import names, shaping, table_layout, table_screen, text, tiles, wall_screen
-from display.client import Follower, WindowSink
+from display.client import Follower, Rects, WindowSink
 from roundhouse.view import View, parse_view
 
 VIEWS = Path(__file__).resolve().parents[1] / "tests" / "views"
@@ -101,50 +101,59 @@ def timed(views: list[View], draw: Callable[[View], object],
     return samples
 
 
+def in_parts(views: list[View], size: tuple[int, int], ahead: bool, pause: float
+             ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Every view drawn in order by the display loop's `Painter`, from empty caches, as a
+    screen following the game draws them: the wall-clock time and processor time of each
+    view but the first (painted whole), the share of the screen each repainted, and the
+    processor time drawing ahead took after each."""
+    surface = pygame.Surface(size)
+    painter = table_screen.Painter()
+    shares: list[float] = []
+    waiting: list[float] = []
+
+    def partly(view: View) -> None:
+        rects = painter.draw(surface, view)
+        shares.append(1.0 if rects is None else
+                      sum(r.w * r.h for r in rects) / (size[0] * size[1]))
+
+    def wait() -> None:
+        start = time.process_time()
+        for _ in painter.ahead() if ahead else ():
+            pass
+        waiting.append(time.process_time() - start)
+        time.sleep(pause)
+
+    cpu: list[float] = []
+    wall = timed(views, partly, cpu, wait)
+    return wall[1:], cpu[1:], shares[1:], waiting
+
+
 def new_views(size: tuple[int, int], ahead: bool, pause: float) -> None:
     print(f"new views of whole games at {size[0]}x{size[1]} (play, round over, lobby), "
           f"drawn in order, {pause * 1000:.0f} ms apart"
           f"{', each drawing ahead after it' if ahead else ''}:")
+    surface = pygame.Surface(size)
+
+    def wait() -> None:
+        time.sleep(pause)
+
     for seats in (2, 8, 14):
         views = game(seats)
-        surface = pygame.Surface(size)
-        painter = table_screen.Painter()
-        shares: list[float] = []
-        waiting: list[float] = []  # processor time drawing ahead after each view
-
-        def partly(view: View, painter: table_screen.Painter = painter,
-                   surface: pygame.Surface = surface, shares: list[float] = shares) -> None:
-            rects = painter.draw(surface, view)
-            shares.append(1.0 if rects is None else
-                          sum(r.w * r.h for r in rects) / (size[0] * size[1]))
-
-        def wait(painter: table_screen.Painter = painter, waiting: list[float] = waiting,
-                 drawing: bool = True) -> None:
-            start = time.process_time()
-            for _ in painter.ahead() if ahead and drawing else ():
-                pass
-            waiting.append(time.process_time() - start)
-            time.sleep(pause)
-
-        cpu: dict[str, list[float]] = {"parts": [], "whole": [], "wall": []}
-        # The first view is painted whole.
-        parts = timed(views, partly, cpu["parts"], wait)[1:]
-        whole = timed(views, partial(table_screen.render, surface), cpu["whole"],
-                      partial(wait, drawing=False))[1:]
-        wall = timed(views, partial(wall_screen.render, surface), cpu["wall"],
-                     partial(wait, drawing=False))[1:]
+        parts, parts_cpu, shares, waiting = in_parts(views, size, ahead, pause)
+        cpu: dict[str, list[float]] = {"whole": [], "wall": []}
+        whole = timed(views, partial(table_screen.render, surface), cpu["whole"], wait)[1:]
+        wall = timed(views, partial(wall_screen.render, surface), cpu["wall"], wait)[1:]
         # On a shared machine the wall clock also counts time spent waiting for a core.
         print(f"  {seats:2} seats, {len(views)} views, "
-              f"{statistics.mean(shares[1:]) * 100:.0f}% of the screen repainted on average:")
-        for what, key, samples in (("table in parts", "parts", parts),
-                                   ("table whole", "whole", whole),
-                                   ("wall (whole)", "wall", wall)):
-            print(f"    {what:15} {_pcts(samples)}; processor time "
-                  f"{_pcts(cpu[key][1:])}")
+              f"{statistics.mean(shares) * 100:.0f}% of the screen repainted on average:")
+        for what, samples, used in (("table in parts", parts, parts_cpu),
+                                    ("table whole", whole, cpu["whole"][1:]),
+                                    ("wall (whole)", wall, cpu["wall"][1:])):
+            print(f"    {what:15} {_pcts(samples)}; processor time {_pcts(used)}")
         if ahead:
-            drawn = waiting[:len(views)]
-            print(f"    {'drawing ahead':15} processor time after each view {_pcts(drawn)}, "
-                  f"worst {max(drawn) * 1000:.1f} ms")
+            print(f"    {'drawing ahead':15} processor time after each view {_pcts(waiting)}, "
+                  f"worst {max(waiting) * 1000:.1f} ms")
 
 
 class OneView:
@@ -165,49 +174,55 @@ class OneView:
         pass
 
 
+def pulse_at(sink: WindowSink, seats: int) -> tuple[float, list[float], list[float], View]:
+    """The display loop pulsing the newest tile of the recorded game at `seats` in a
+    window: its frames a second, the time between frames and the time to paint each."""
+    view = next(v for v in reversed(game(seats)) if v.phase == "play" and v.last_play)
+    follower = Follower(OneView(view), sink, "table", fps=30)  # type: ignore[arg-type]
+    frames: list[float] = []
+    painting: list[float] = []
+    show = sink.show
+
+    def timed_show(name: str, rects: Rects | None = None) -> None:
+        show(name, rects)
+        if name == "pulse":
+            frames.append(time.perf_counter())
+
+    sink.show = timed_show  # type: ignore[method-assign]
+    draw = follower._draw_view
+
+    def timed_draw(age: float) -> object:
+        start = time.perf_counter()
+        rects = draw(age)
+        painting.append(time.perf_counter() - start)
+        return rects
+
+    follower._draw_view = timed_draw  # type: ignore[assignment, method-assign]
+    try:
+        while follower.next_frame is not None or not frames:
+            follower.step()
+    finally:
+        sink.show = show  # type: ignore[method-assign]
+    gaps = [b - a for a, b in itertools.pairwise(frames)]
+    return (len(frames) - 1) / (frames[-1] - frames[0]), gaps, painting, view
+
+
 def pulse(size: tuple[int, int]) -> None:
     print(f"the newest tile's pulse in a window ({size[0]}x{size[1]}, capped at 30 frames "
           "a second):")
     sink = WindowSink(size, False, 0)
     for seats in (2, 8, 14):
-        view = next(v for v in reversed(game(seats)) if v.phase == "play" and v.last_play)
-        follower = Follower(OneView(view), sink, "table", fps=30)  # type: ignore[arg-type]
-        frames: list[float] = []
-        painting: list[float] = []
-        show = sink.show
-
-        def timed_show(name: str, rects: object = None, frames: list[float] = frames,
-                       show: Callable[..., None] = show) -> None:
-            show(name, rects)
-            if name == "pulse":
-                frames.append(time.perf_counter())
-
-        sink.show = timed_show  # type: ignore[method-assign]
-        draw = follower._draw_view
-
-        def timed_draw(age: float, painting: list[float] = painting,
-                       draw: Callable[[float], object] = draw) -> object:
-            start = time.perf_counter()
-            rects = draw(age)
-            painting.append(time.perf_counter() - start)
-            return rects
-
-        follower._draw_view = timed_draw  # type: ignore[assignment, method-assign]
-        while follower.next_frame is not None or not frames:
-            follower.step()
-        sink.show = show  # type: ignore[method-assign]
-        gaps = [b - a for a, b in itertools.pairwise(frames)]
-        fps = (len(frames) - 1) / (frames[-1] - frames[0])
+        fps, gaps, painting, view = pulse_at(sink, seats)
         # What the same frames cost drawn whole, as before.
         whole = []
         surface = pygame.Surface(size)
-        for k in range(len(frames)):
+        for k in range(len(gaps) + 1):
             start = time.perf_counter()
             table_screen.render(surface, view, now=k / 30)
             whole.append(time.perf_counter() - start)
-        print(f"  {seats:2} seats: {fps:.1f} frames/s over {len(frames)} frames, between frames "
-              f"p90 {_p(gaps, 0.9) * 1000:.1f} ms, worst {max(gaps) * 1000:.1f} ms; a frame "
-              f"painted in {_pcts(painting[1:])} (whole: {_pcts(whole)})")
+        print(f"  {seats:2} seats: {fps:.1f} frames/s over {len(gaps) + 1} frames, between "
+              f"frames p90 {_p(gaps, 0.9) * 1000:.1f} ms, worst {max(gaps) * 1000:.1f} ms; a "
+              f"frame painted in {_pcts(painting[1:])} (whole: {_pcts(whole)})")
     pygame.display.quit()
 
 

@@ -114,7 +114,8 @@ def players(service: Any, rng: random.Random, shown: Screen, pace: float) -> Any
 
 
 def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
-            folder: Path, core: int | None = None) -> tuple[list[float], list[float], int, int]:
+            folder: Path, core: int | None = None
+            ) -> tuple[list[float], list[float], int, int, list[tuple[float, int, str]]]:
     from service_latency import table_config
 
     from firmware_py.daemon import Service
@@ -125,6 +126,7 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
     service.start()
     started: dict[int, float] = {}  # view seq -> when the first event that led to it came
     published: dict[int, float] = {}  # view seq -> when the service published it
+    kinds: dict[int, str] = {}  # view seq -> what the view showed, for --slowest
     waiting: list[float] = []
     handle, publish = service.table.handle, service.publisher.publish
 
@@ -139,6 +141,7 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
     def timed_publish(view: Any) -> int:
         seq = publish(view)
         published[seq] = time.monotonic()
+        kinds[seq] = f"{view.stage.value}, round {view.round}"
         if waiting:
             started[seq] = waiting[0]
             waiting.clear()
@@ -148,9 +151,9 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
     service.publisher.publish = timed_publish  # type: ignore[method-assign]
     quota = None
     if core is not None:
-        from pi_budget import Quota
+        from pi_budget import Quota, build_ticker
 
-        quota = Quota(core)
+        quota = Quota(core, build_ticker(folder))
     process = subprocess.Popen(
         [sys.executable, __file__, "--screen", str(config.socket), "--size",
          f"{size[0]}x{size[1]}", "--parent", str(os.getpid())],
@@ -170,6 +173,7 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         if quota is not None:
             quota.remove()
     samples, service_part = [], []
+    each: list[tuple[float, int, str]] = []
     skipped = 0
     for seq, at in started.items():
         # A view the screen skipped (a newer one had come) is seen in the next one drawn.
@@ -177,9 +181,10 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         if up is None:
             continue
         samples.append(up - at)
+        each.append((up - at, seq, kinds[seq]))
         service_part.append(published[seq] - at)
         skipped += seq not in shown.up
-    return samples, service_part, len(shown.up), skipped
+    return samples, service_part, len(shown.up), skipped, each
 
 
 def _p(samples: list[float], q: float) -> float:
@@ -196,6 +201,8 @@ def main() -> None:
     parser.add_argument("--screen-core", choices=["pi4", "pi5"],
                         help="the display process under a CPU quota of its own, as a Pi's "
                         "core of its own (root; benchmarks/pi_budget.py's quotas)")
+    parser.add_argument("--slowest", type=int, default=0, metavar="N",
+                        help="also list the N slowest inputs' views (their stage and round)")
     parser.add_argument("--screen", help=argparse.SUPPRESS)
     parser.add_argument("--parent", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -209,7 +216,7 @@ def main() -> None:
             from pi_budget import PROFILES
 
             core = PROFILES[args.screen_core]
-        samples, service_part, frames, skipped = measure(
+        samples, service_part, frames, skipped, each = measure(
             args.seats, args.rounds, (width, height), args.pace, Path(folder), core)
     screen_part = sorted(total - part for total, part in zip(samples, service_part,
                                                              strict=True))
@@ -223,6 +230,8 @@ def main() -> None:
     _line("tap -> frame on the screen", samples)
     _line("of it, tap -> view published", service_part)
     _line("and view published -> frame on the screen", screen_part)
+    for took, seq, kind in sorted(each, reverse=True)[: args.slowest]:
+        print(f"  {took * 1000:6.1f} ms  view {seq}: {kind}")
 
 
 def _line(what: str, samples: list[float]) -> None:
