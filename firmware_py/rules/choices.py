@@ -411,13 +411,14 @@ def pass_refusal(s: Position, plays: bool) -> str | None:
     known = s._drawn is not None or s._hands is not None
     # A line may stop at any tile; a seat that satisfied a carried double and holds a tile
     # to go on may stop too. One that cannot start its train is treated below as a seat
-    # that has laid nothing: it draws first under `first_turn_draw`.
+    # that has laid nothing: it draws first under `first_turn_draw`. With open hands the
+    # table cannot tell the two apart while a tile it has not seen could go on: the PASS is
+    # the seat's word that it holds one, as a PASS under `must_play` is.
     if (
         s._laid
         and not s._owe
         and train_first_turn(s, seat)
-        and (s._line is not None or (known and plays and not s._draws)
-             or s._flags.readings < 3)
+        and (s._line is not None or (plays and not s._draws) or s._flags.readings < 3)
     ):
         return None
     if known and plays:

@@ -125,3 +125,21 @@ def test_a_named_draw_that_satisfies_a_carried_double_must_be_laid_but_an_unseen
     passed = run(unseen, "1 pass")
     assert passed.turn == 0 and passed.trains[1].open
     assert [str(t) for _, t in passed.pending_doubles] == ["5-5"]
+
+
+@pytest.mark.parametrize(("preset", "marker"), [("tournament", False), ("classic", True)])
+def test_a_first_turn_that_satisfied_a_double_may_stop_there_at_an_open_table(preset, marker):
+    # Seat 1 satisfies seat 0's 5-5 on its first turn and passes without drawing. Holding
+    # a 9 it may stop there (test_rules_options.py, "..._may_stop_though_it_could_start");
+    # the open table cannot see whether it holds one, and takes the PASS at its word.
+    # Under tournament a seat without a 9 would have had to draw first, so the PASS says
+    # it holds one: no marker. Under classic such a seat passes too, and the PASS says
+    # nothing: marker up. The tournament table once refused that PASS ("Draw a tile before
+    # passing"), and a simulated game stalled on it.
+    hands = (4, 2) if preset == "classic" else (3, 2)
+    state = run(_open(Options.preset(preset), hands=hands, starter=0),
+                "0 play 9-5 on 0", "0 play 5-5 on 0", "0 pass", "1 play 5-2 on 0")  # fmt: skip
+    assert move("1 pass") in legal_actions(state)
+    stopped = run(state, "1 pass")
+    assert stopped.turn == 0 and stopped.trains[1].open is marker
+    assert stopped.hand_counts[1] == 1

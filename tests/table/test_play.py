@@ -214,24 +214,42 @@ def test_under_classic_a_seat_that_cannot_start_its_train_passes_without_drawing
     assert [e["action"] for e in rig.entries() if "action" in e][-1] == {"seat": 3, "pass": True}
 
 
-def test_a_first_turn_that_satisfied_a_double_is_told_to_draw_under_tournament(rig_factory):
-    # The Persian text: "players unable to start their train must draw"; the tile Cy lays
-    # on Bo's double does not use up that draw.
+def _satisfied_by_cy(rig_factory):
+    """Tournament: Bo's first-turn line ends on 5-5, which Cy satisfies on Bo's pad on
+    her own first turn."""
     rig = started(rig_factory)
     rig.tap(1, "12-5")
     rig.tap(1, "5-5")
     rig.press(1, Button.PASS)
-    view = rig.tap(1, "5-2")  # Cy satisfies the double on Bo's pad
+    view = rig.tap(1, "5-2")
     assert view["turn"] == 2 and view["pending_doubles"] == []
     assert view["prompt"] == "Cy: lay your train, then PASS (or DRAW if you cannot start it)"
-    view = rig.press(2, Button.PASS)
-    assert view["rejection"] == {"seat": 2, "text": "Draw a tile before passing."}
+    return rig
+
+
+def test_a_first_turn_that_satisfied_a_double_draws_if_it_cannot_start_under_tournament(
+    rig_factory,
+):
+    # The Persian text: "players unable to start their train must draw"; the tile Cy lays
+    # on Bo's double does not use up that draw.
+    rig = _satisfied_by_cy(rig_factory)
     view = rig.press(2)  # DRAW
     assert view["rejection"] is None and view["seats"][2]["hand"] == 12
     assert view["prompt"] == "Cy: play the drawn tile or PASS"
     view = rig.press(2, Button.PASS)
     assert view["turn"] == 3 and train(view, 2)["open"]
     assert "Cy: put your marker out" in view["alerts"]
+
+
+def test_a_first_turn_that_satisfied_a_double_may_stop_there_under_tournament(rig_factory):
+    # A seat holding a tile to start its train may stop after the double: the table,
+    # which does not see Cy's tiles, takes her PASS without a draw as that, and asks for
+    # no marker. It once refused it ("Draw a tile before passing.").
+    rig = _satisfied_by_cy(rig_factory)
+    view = rig.press(2, Button.PASS)
+    assert view["rejection"] is None and view["turn"] == 3
+    assert not train(view, 2)["open"] and view["seats"][2]["hand"] == 11
+    assert not any(alert.startswith("Cy:") for alert in view["alerts"])
 
 
 def test_a_first_turn_that_satisfied_a_double_is_told_to_pass_under_classic(rig_factory):

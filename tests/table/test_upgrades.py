@@ -17,7 +17,7 @@ from firmware_py.cli import main
 from firmware_py.game import Game
 from firmware_py.journal import Journal
 from firmware_py.record import parse_record, replay
-from firmware_py.rules import PRESETS, RULES_VERSION, Options, options_as_of
+from firmware_py.rules import PRESETS, RULES_VERSION, Options, options_as_of, set_tiles
 
 OLD = Path(__file__).resolve().parents[1] / "service" / "old_journals"
 FIXTURES = sorted(OLD.glob("*.sqlite"))
@@ -165,19 +165,39 @@ def _old_game(tmp_path: Path, name: str) -> tuple[dict, list]:
         journal.close()
 
 
+def _passed_without_a_tile_to_start() -> tuple[dict, list]:
+    """A tracked tournament game as rules version 2 played it: Bo satisfies Ana's
+    first-turn 5-5 and, holding no 12 to start his train, passes without drawing (allowed
+    before rules version 3, under which he draws first)."""
+    rules = {"preset": "tournament", "rounds": 2}
+    free = [t for t in set_tiles(12) if str(t) not in ("12-12", "12-5", "5-5", "5-2")]
+    plain = [t for t in free if not t.matches(12) and not t.matches(5)]
+    ana, bo = ["12-5", "5-5", *map(str, plain[:10])], ["5-2", *map(str, plain[10:21])]
+    rest = [str(t) for t in free if str(t) not in ana + bo]
+    hands = [ana, bo, rest[:12], rest[12:24]]
+    meta = {"players": ["Ana", "Bo", "Cy", "Di"], "seats": [0, 1, 2, 3], "leader": 0,
+            "preset": "tournament", "rules": rules, "hand_mode": "tracked",
+            "options": options_as_of(rules, 2).to_full_json()}
+    dealt = [{"t": "dealt", "seat": e, "tile": t} for e, hand in enumerate(hands) for t in hand]
+    moves = [{"seat": 0, "play": "12-5", "on": 0}, {"seat": 0, "play": "5-5", "on": 0},
+             {"seat": 0, "pass": True}, {"seat": 1, "play": "5-2", "on": 0},
+             {"seat": 1, "pass": True}]
+    return meta, dealt + [{"t": "action", "action": m} for m in moves]
+
+
 @pytest.mark.parametrize("written", [1, RULES_VERSION])
-def test_a_game_whose_version_reads_it_wrong_is_found_by_another(tmp_path, written):
-    # A game that passed after satisfying a double on its first turn (allowed before
-    # rules version 3), journaled with its options under a version that disagrees: the
-    # version it names is tried first, and the one that replays it is kept.
+def test_a_game_whose_version_reads_it_wrong_is_found_by_another(written):
+    # The game journaled with its options under a version that disagrees: the version it
+    # names is tried first, and the one that replays it is kept.
     from firmware_py.game import replay_journaled
 
-    meta, entries = _old_game(tmp_path, "tournament-open-random")
-    options = options_as_of(meta["rules"], 2).to_full_json()
-    meta = {**meta, "options": options, "rules_version": written}
-    replayed = replay_journaled(meta, entries)
+    meta, entries = _passed_without_a_tile_to_start()
+    replayed = replay_journaled({**meta, "rules_version": written}, entries)
     assert replayed.failure is None and replayed.replayed == len(entries)
     assert replayed.game.rules_version < 3
+    # The version that reads it wrong does refuse Bo's PASS.
+    wrong = Game.from_meta({**meta, "rules_version": RULES_VERSION}).replay_until(entries)
+    assert wrong.failure is not None and wrong.replayed == len(entries) - 1
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.stem)
