@@ -12,12 +12,7 @@ The emulation (benchmarks/README.md, "A Raspberry Pi's budget", says what it lea
   where v1 has no cpu controller; it needs root);
 - an SD card's fsync: a shim, compiled with gcc at run time and loaded with
   `LD_PRELOAD`, sleeps 10 ms before every `fsync` and `fdatasync` (30 ms for a busy
-  card, the second latency row);
-- a finer tick: the kernel charges a running process's CPU time to its quota at its
-  scheduler tick or a system call, so on a kernel of 250 ticks a second a burst of pure
-  computing (drawing a view) ran up to about 4 ms unthrottled. A small program, also
-  compiled with gcc, wakes every millisecond on each CPU inside the quota's cgroup, so
-  the quota is kept to within a millisecond whatever the kernel's tick.
+  card, the second latency row).
 
 Each figure is measured in a process of its own inside the cgroup (with whatever it
 starts, such as `roundhouse run`), run by `--python` (the compiled engine's venv, say);
@@ -82,28 +77,6 @@ int fdatasync(int fd) {
 """
 
 
-TICKER = r"""
-#define _GNU_SOURCE
-#include <sched.h>
-#include <stdlib.h>
-#include <time.h>
-
-/* Wakes every argv[2] microseconds on CPU argv[1]. Each wake-up charges the CPU time of
-   the task running there (in the same cgroup) to its quota, and throttles it once the
-   quota is spent, as a kernel ticking that often would. */
-int main(int argc, char **argv) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(atoi(argv[1]), &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) return 1;
-    long us = atol(argv[2]);
-    struct timespec pause = {us / 1000000, (us % 1000000) * 1000};
-    for (;;) nanosleep(&pause, NULL);
-}
-"""
-TICK_US = 1000
-
-
 class EmulationError(Exception):
     """The machine cannot emulate the Pi: no cgroup cpu controller, not root, no gcc."""
 
@@ -120,10 +93,9 @@ def _mounts() -> list[tuple[str, str, str]]:
 
 
 class Quota:
-    """A cgroup whose processes share `quota_us` of CPU per `PERIOD_US`, kept to within
-    `TICK_US` by `ticker` (a program built by `build_ticker`) run on every CPU in it."""
+    """A cgroup whose processes share `quota_us` of CPU per `PERIOD_US`."""
 
-    def __init__(self, quota_us: int, ticker: Path) -> None:
+    def __init__(self, quota_us: int) -> None:
         name = f"roundhouse-pi-budget-{os.getpid()}"
         v1 = [t for t, kind, opts in _mounts() if kind == "cgroup" and "cpu" in opts.split(",")]
         v2 = [t for t, kind, _ in _mounts() if kind == "cgroup2"]
@@ -146,18 +118,12 @@ class Quota:
         except PermissionError as err:
             raise EmulationError(f"a CPU quota needs root ({err})") from err
         self.quota_us = quota_us
-        self._tickers = [subprocess.Popen([str(ticker), str(cpu), str(TICK_US)],
-                                          preexec_fn=self.enter)
-                         for cpu in sorted(os.sched_getaffinity(0))]
 
     def enter(self) -> None:
         """Called in the child before it runs: it, and all it starts, are under the quota."""
         (self.path / "cgroup.procs").write_text(str(os.getpid()))
 
     def remove(self) -> None:
-        for ticker in self._tickers:
-            ticker.kill()
-            ticker.wait()
         for _ in range(50):
             try:
                 self.path.rmdir()
@@ -174,15 +140,6 @@ def build_shim(folder: Path) -> Path:
     subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source), "-ldl"],
                    check=True)
     return library
-
-
-def build_ticker(folder: Path) -> Path:
-    if shutil.which("gcc") is None:
-        raise EmulationError("gcc is needed to build the ticker")
-    source, program = folder / "ticker.c", folder / "ticker"
-    source.write_text(TICKER)
-    subprocess.run(["gcc", "-O2", "-o", str(program), str(source)], check=True)
-    return program
 
 
 @dataclass
@@ -395,8 +352,8 @@ def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
 
 
 def print_table(profile: str, quota: Quota, rows: list[Row]) -> None:
-    print(f"\nemulated {profile}: {quota.quota_us}/{PERIOD_US} µs of CPU ({quota.kind}, "
-          f"kept every {TICK_US} µs), {FSYNC_MS} ms per fsync")
+    print(f"\nemulated {profile}: {quota.quota_us}/{PERIOD_US} µs of CPU ({quota.kind}), "
+          f"{FSYNC_MS} ms per fsync")
     width = max(len(r.figure) for r in rows)
     shown = max(len(r.shown) for r in rows)
     print(f"{'figure':<{width}}  {'measured':<{shown}}  goal (Pi 4)  meets")
@@ -430,12 +387,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="roundhouse-pi-") as name:
         folder = Path(name)
         try:
-            shim, ticker = build_shim(folder), build_ticker(folder)
+            shim = build_shim(folder)
             if not args.run:
                 precompile(os.path.abspath(args.python))
                 prepare(folder, args.games, archive=not args.unarchived)
             for profile in profiles:
-                quota = Quota(PROFILES[profile], ticker)
+                quota = Quota(PROFILES[profile])
                 try:
                     emulation = Emulation(quota, shim)
                     if args.run:

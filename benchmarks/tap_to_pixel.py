@@ -151,9 +151,9 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
     service.publisher.publish = timed_publish  # type: ignore[method-assign]
     quota = None
     if core is not None:
-        from pi_budget import Quota, build_ticker
+        from pi_budget import Quota
 
-        quota = Quota(core, build_ticker(folder))
+        quota = Quota(core)
     process = subprocess.Popen(
         [sys.executable, __file__, "--screen", str(config.socket), "--size",
          f"{size[0]}x{size[1]}", "--parent", str(os.getpid())],
