@@ -143,3 +143,15 @@ def test_a_first_turn_that_satisfied_a_double_may_stop_there_at_an_open_table(pr
     stopped = run(state, "1 pass")
     assert stopped.turn == 0 and stopped.trains[1].open is marker
     assert stopped.hand_counts[1] == 1
+
+
+def test_with_nothing_left_to_draw_such_a_pass_says_nothing():
+    # The same stop with the boneyard empty: a seat that cannot start its train passes
+    # without drawing too, as there is no tile to draw, so the marker goes up, as the
+    # players' own game (hands seen) has it when the seat cannot start.
+    every_tile_dealt = Options.preset("classic", set=6, first_turn_draw=True)
+    state = run(_open(every_tile_dealt, hands=(14, 14), starter=0),
+                "0 play 6-5 on 0", "0 play 5-5 on 0", "0 pass", "1 play 5-2 on 0")  # fmt: skip
+    assert state.boneyard_count == 0
+    passed = run(state, "1 pass")
+    assert passed.turn == 0 and passed.trains[1].open
