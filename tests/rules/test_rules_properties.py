@@ -284,6 +284,10 @@ def test_the_open_hands_table_accepts_every_move_of_the_game_its_players_hold(ga
         assert (table.phase, table.turn) == ("play", known.turn)
         assert {k: t.tiles for k, t in table.trains.items()} == {
             k: t.tiles for k, t in known.trains.items()}
+        # A train open to all in the players' game is open at the table too. (The table
+        # may open one more: a seat that cannot be seen to stop puts its marker up.)
+        assert {k for k, t in known.trains.items() if t.open} <= {
+            k for k, t in table.trains.items() if t.open}
         action = rng.choice(list(legal_actions(known)))
         known = apply(known, action)
         try:
