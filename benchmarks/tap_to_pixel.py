@@ -115,7 +115,7 @@ def players(service: Any, rng: random.Random, shown: Screen, pace: float) -> Any
 
 def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
             folder: Path, core: int | None = None
-            ) -> tuple[list[float], list[float], int, int, list[tuple[float, int, str]]]:
+            ) -> tuple[list[float], list[float], int, int, list[str]]:
     from service_latency import table_config
 
     from firmware_py.daemon import Service
@@ -173,7 +173,7 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         if quota is not None:
             quota.remove()
     samples, service_part = [], []
-    each: list[tuple[float, int, str]] = []
+    labels: list[str] = []  # beside each sample, the view it waited for
     skipped = 0
     for seq, at in started.items():
         # A view the screen skipped (a newer one had come) is seen in the next one drawn.
@@ -181,10 +181,10 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         if up is None:
             continue
         samples.append(up - at)
-        each.append((up - at, seq, kinds[seq]))
+        labels.append(f"view {seq}: {kinds[seq]}")
         service_part.append(published[seq] - at)
         skipped += seq not in shown.up
-    return samples, service_part, len(shown.up), skipped, each
+    return samples, service_part, len(shown.up), skipped, labels
 
 
 def _p(samples: list[float], q: float) -> float:
@@ -216,8 +216,9 @@ def main() -> None:
             from pi_budget import PROFILES
 
             core = PROFILES[args.screen_core]
-        samples, service_part, frames, skipped, each = measure(
+        samples, service_part, frames, skipped, labels = measure(
             args.seats, args.rounds, (width, height), args.pace, Path(folder), core)
+    slowest = sorted(zip(samples, labels, strict=True), reverse=True)[: args.slowest]
     screen_part = sorted(total - part for total, part in zip(samples, service_part,
                                                              strict=True))
     samples.sort()
@@ -230,8 +231,8 @@ def main() -> None:
     _line("tap -> frame on the screen", samples)
     _line("of it, tap -> view published", service_part)
     _line("and view published -> frame on the screen", screen_part)
-    for took, seq, kind in sorted(each, reverse=True)[: args.slowest]:
-        print(f"  {took * 1000:6.1f} ms  view {seq}: {kind}")
+    for took, label in slowest:
+        print(f"  {took * 1000:6.1f} ms  {label}")
 
 
 def _line(what: str, samples: list[float]) -> None:

@@ -408,11 +408,11 @@ def _pass(s: Position, a: Pass) -> Draft:
     # its pass does not count towards a blocked round.
     declined = plays and s._draws > 0 and s._flags.drawn_tile_may_play
     # A first-turn seat that satisfied a carried double and could go on but stops there
-    # has not shown it cannot start its train: no marker. With open hands, only where a
-    # seat that cannot start would have had to draw first (`first_turn_draw`, and a tile
-    # left to draw) does a PASS without a draw say it could go on.
+    # has not shown it cannot start its train: no marker. With open hands a PASS without
+    # a draw says it could go on only where the same PASS from a seat that could not
+    # would have been refused (it would owe a draw: `first_turn_draw`, a tile left).
     stopped = (line_unstarted(s, seat) and plays and not s._draws
-               and (s._hands is not None or (s._flags.first_turn_draw and s._bcount > 0)))
+               and (s._hands is not None or pass_refusal(s, False) is not None))
     return _pass_effects(n, seat, declined, not stopped)
 
 

@@ -155,16 +155,6 @@ def test_an_unreadable_meta_is_set_aside_too(tmp_path):
     rig.journal.close()
 
 
-def _old_game(tmp_path: Path, name: str) -> tuple[dict, list]:
-    shutil.copy(OLD / f"{name}.sqlite", tmp_path / "old.db")  # opening one upgrades it
-    journal = Journal(tmp_path / "old.db")
-    try:
-        game = [g for g in journal.games() if not g.finished][-1]
-        return journal.meta(game.id), journal.entries(game.id)
-    finally:
-        journal.close()
-
-
 def _passed_without_a_tile_to_start() -> tuple[dict, list]:
     """A tracked tournament game as rules version 2 played it: Bo satisfies Ana's
     first-turn 5-5 and, holding no 12 to start his train, passes without drawing (allowed
