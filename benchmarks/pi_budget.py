@@ -3,23 +3,28 @@
     sudo python benchmarks/pi_budget.py [--profile pi4|pi5|both] [--rounds N]
     sudo python benchmarks/pi_budget.py --python .venv-compiled/bin/python
     sudo python benchmarks/pi_budget.py --profile pi4 --only start
+    sudo python benchmarks/pi_budget.py --profile pi4 --cpu quota
     sudo python benchmarks/pi_budget.py --profile pi4 --run python benchmarks/display_redraw.py
 
 The emulation (benchmarks/README.md, "A Raspberry Pi's budget", says what it leaves out):
 
-- a CPU quota per measurement, set with a cgroup: 1,000 µs of CPU per 4,000 µs for a
-  Pi 4, 2,000 per 4,000 for a Pi 5 (cgroup v1 `cpu.cfs_quota_us`, or v2 `cpu.max`
-  where v1 has no cpu controller; it needs root);
+- a slower processor: each measurement runs on one core of this machine, slowed for it
+  by a real-time thread that runs 750 µs of every 1,000 on that core for a Pi 4 (500
+  for a Pi 5), so the measured processes get a quarter (a half) of it, a millisecond
+  at a time (`--cpu slowed`, the default; it needs root and two cores). `--cpu quota`
+  gives a cgroup CPU quota instead: 1,000 µs of CPU per 4,000 µs for a Pi 4, 2,000 for
+  a Pi 5 (cgroup v1 `cpu.cfs_quota_us`, or v2 `cpu.max`), which a kernel may let a
+  short burst overrun;
 - an SD card's fsync: a shim, compiled with gcc at run time and loaded with
   `LD_PRELOAD`, sleeps 10 ms before every `fsync` and `fdatasync` (30 ms for a busy
   card, the second latency row).
 
-Each figure is measured in a process of its own inside the cgroup (with whatever it
+Each figure is measured in a process of its own on the emulated core (with whatever it
 starts, such as `roundhouse run`), run by `--python` (the compiled engine's venv, say);
 the journals it needs are made beforehand, outside. The figures (`--only`): latency (tap
--> view published), frame (tap -> frame on the table screen, the screen in a quota of
-its own), screens (a new 14-seat view drawn in parts, the pulse), start, resume and
-engine.
+-> view published), frame (tap -> frame on the table screen, the screen on an emulated
+core of its own), screens (a new 14-seat view drawn in parts, the pulse), start, resume
+and engine.
 `--run CMD...` runs any command under the same emulation instead (the screens'
 benchmarks, say). Prints figures and whether each meets its goal; asserts nothing.
 """
@@ -39,10 +44,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 HERE = Path(__file__).resolve().parent
 PERIOD_US = 4000
 PROFILES = {"pi4": 1000, "pi5": 2000}  # µs of CPU per period
+STEAL_PERIOD_US = 1000  # a slowed core's period: its thief runs most of each millisecond
 FSYNC_MS, BUSY_FSYNC_MS = 10, 30
 
 SHIM = r"""
@@ -77,8 +84,65 @@ int fdatasync(int fd) {
 """
 
 
+# A slowed core's thief: pinned to one CPU at real-time priority, it runs BUSY_US of every
+# PERIOD_US there, on the clock (not slept off: a busy loop), so whatever else is pinned
+# to that CPU runs only in the gaps. It says "ready" once it holds the CPU, and dies with
+# the process that started it: left behind, it would slow that CPU for good.
+STEAL = r"""
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) {
+        fprintf(stderr, "usage: steal CPU BUSY_US PERIOD_US\n");
+        return 2;
+    }
+    pid_t parent = getppid();
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent) {
+        return 1;
+    }
+    long long busy = atoll(argv[2]) * 1000LL, period = atoll(argv[3]) * 1000LL;
+    cpu_set_t cpus;
+    CPU_ZERO(&cpus);
+    CPU_SET(atoi(argv[1]), &cpus);
+    struct sched_param realtime = {.sched_priority = 50};
+    if (sched_setaffinity(0, sizeof cpus, &cpus) != 0) {
+        perror("sched_setaffinity");
+        return 1;
+    }
+    if (sched_setscheduler(0, SCHED_FIFO, &realtime) != 0) {
+        perror("sched_setscheduler (SCHED_FIFO)");
+        return 1;
+    }
+    printf("ready\n");
+    fflush(stdout);
+    long long start = now_ns();
+    for (long long k = 0;; k++) {
+        long long begun = start + k * period, next = begun + period;
+        while (now_ns() < begun + busy) {
+        }
+        struct timespec until = {next / 1000000000LL, next % 1000000000LL};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL);
+    }
+}
+"""
+
+
 class EmulationError(Exception):
-    """The machine cannot emulate the Pi: no cgroup cpu controller, not root, no gcc."""
+    """The machine cannot emulate the Pi: no cgroup cpu controller or real-time
+    scheduling, not root, too few cores, no gcc."""
 
 
 # ---- the emulation ------------------------------------------------------------------
@@ -90,6 +154,18 @@ def _mounts() -> list[tuple[str, str, str]]:
         _, target, kind, options, *_ = line.split()
         rows.append((target, kind, options))
     return rows
+
+
+class Core(Protocol):
+    """An emulated Pi core that processes are put on (`enter`, in the child before it
+    runs: it and all it starts), then taken down (`remove`)."""
+
+    cpu_us: int  # µs of CPU it gives per PERIOD_US
+    kind: str
+
+    def enter(self) -> None: ...
+
+    def remove(self) -> None: ...
 
 
 class Quota:
@@ -117,7 +193,8 @@ class Quota:
                 raise EmulationError("no cgroup with the cpu controller is mounted")
         except PermissionError as err:
             raise EmulationError(f"a CPU quota needs root ({err})") from err
-        self.quota_us = quota_us
+        self.cpu_us = quota_us
+        self.kind = f"{quota_us}/{PERIOD_US} µs of CPU ({self.kind})"
 
     def enter(self) -> None:
         """Called in the child before it runs: it, and all it starts, are under the quota."""
@@ -132,26 +209,96 @@ class Quota:
                 time.sleep(0.1)
 
 
-def build_shim(folder: Path) -> Path:
+class SlowedCore:
+    """One CPU of this machine as a core `cpu_us`/`PERIOD_US` as fast: a thief (`STEAL`)
+    takes the rest of every millisecond of it, and what is measured is pinned to it."""
+
+    def __init__(self, cpu_us: int, cpu: int, steal: Path) -> None:
+        self.cpu_us, self.cpu = cpu_us, cpu
+        busy = STEAL_PERIOD_US - STEAL_PERIOD_US * cpu_us // PERIOD_US
+        self.thief = subprocess.Popen([str(steal), str(cpu), str(busy), str(STEAL_PERIOD_US)],
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.thief.stdout is not None and self.thief.stderr is not None
+        if self.thief.stdout.readline().strip() != "ready":
+            self.thief.wait()
+            raise EmulationError(f"cannot slow CPU {cpu}: {self.thief.stderr.read().strip()} "
+                                 "(real-time scheduling needs root; or try --cpu quota)")
+        self.kind = (f"CPU {cpu} slowed to {cpu_us}/{PERIOD_US}: a real-time thread runs "
+                     f"{busy} of every {STEAL_PERIOD_US} µs on it")
+
+    def enter(self) -> None:
+        os.sched_setaffinity(0, {self.cpu})
+
+    def remove(self) -> None:
+        self.thief.kill()
+        self.thief.wait()
+
+
+@dataclass(frozen=True)
+class CpuSpec:
+    """How the processor is emulated: `kind` "slowed" or "quota", `cpu_us` of every
+    `PERIOD_US`, the slowed cores' thief and the CPUs they may be made of. Handed to the
+    emulated processes in the environment (`ENV`)."""
+
+    kind: str
+    cpu_us: int
+    steal: Path
+    cpus: tuple[int, ...]
+
+    ENV = "PI_BUDGET_CPU"
+
+    def core(self, nth: int = 0) -> Core:
+        """An emulated core; with `slowed`, the `nth` CPU (a measurement's second
+        process, such as tap -> frame's screen, gets a CPU of its own, as on a Pi)."""
+        if self.kind == "quota":
+            return Quota(self.cpu_us)
+        if nth >= len(self.cpus):
+            raise EmulationError(f"a slowed core each needs {nth + 1} CPUs, this process may "
+                                 f"use {len(self.cpus)} (or try --cpu quota)")
+        return SlowedCore(self.cpu_us, self.cpus[nth], self.steal)
+
+    def to_env(self) -> str:
+        return json.dumps([self.kind, self.cpu_us, str(self.steal), self.cpus])
+
+    @classmethod
+    def from_env(cls) -> CpuSpec:
+        """The emulation this process runs in (`EmulationError` outside pi_budget.py)."""
+        text = os.environ.get(cls.ENV)
+        if text is None:
+            raise EmulationError("not run by benchmarks/pi_budget.py (--run)")
+        kind, cpu_us, steal, cpus = json.loads(text)
+        return cls(kind, cpu_us, Path(steal), tuple(cpus))
+
+
+def _compiled(folder: Path, name: str, source: str, *flags: str) -> Path:
     if shutil.which("gcc") is None:
-        raise EmulationError("gcc is needed to build the fsync shim")
-    source, library = folder / "slow_fsync.c", folder / "slow_fsync.so"
-    source.write_text(SHIM)
-    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source), "-ldl"],
-                   check=True)
-    return library
+        raise EmulationError(f"gcc is needed to build the {name}")
+    written, built = folder / f"{name}.c", folder / name
+    written.write_text(source)
+    subprocess.run(["gcc", "-O2", "-o", str(built), str(written), *flags], check=True)
+    return built
+
+
+def build_shim(folder: Path) -> Path:
+    return _compiled(folder, "slow_fsync.so", SHIM, "-shared", "-fPIC", "-ldl")
+
+
+def build_steal(folder: Path) -> Path:
+    return _compiled(folder, "steal", STEAL)
 
 
 @dataclass
 class Emulation:
-    quota: Quota
+    cpu: CpuSpec
+    core: Core
     shim: Path
 
     def run(self, argv: list[str], fsync_ms: int, **kwargs: object) -> subprocess.CompletedProcess[str]:  # noqa: E501
-        """`argv` under the quota, with every fsync `fsync_ms` slower."""
-        env = {**os.environ, "LD_PRELOAD": str(self.shim), "FSYNC_DELAY_US": str(fsync_ms * 1000)}
+        """`argv` on the emulated core, with every fsync `fsync_ms` slower."""
+        env = {**os.environ, "LD_PRELOAD": str(self.shim), "FSYNC_DELAY_US": str(fsync_ms * 1000),
+               CpuSpec.ENV: self.cpu.to_env()}
         return subprocess.run(  # type: ignore[call-overload, no-any-return]
-            argv, env=env, preexec_fn=self.quota.enter, text=True, **kwargs)
+            argv, env=env, preexec_fn=self.core.enter, text=True, **kwargs)
 
 
 # ---- the figures, each measured in a worker inside the emulation --------------------
@@ -162,7 +309,7 @@ def _p(samples: list[float], q: float) -> float:
     return samples[min(len(samples) - 1, round(q * len(samples)))]
 
 
-def fig_latency(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
+def fig_latency(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     from service_latency import measure
 
     game = folder / f"latency-{os.getpid()}"
@@ -172,7 +319,7 @@ def fig_latency(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
             "n": len(samples)}
 
 
-def fig_start(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
+def fig_start(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     from service_start import ready_times
 
     times, unclean = ready_times(folder / "stored")
@@ -180,7 +327,7 @@ def fig_start(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
             "unclean": unclean * 1000}
 
 
-def fig_resume(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
+def fig_resume(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     from service_start import RESUMES, resume_times
 
     out = {}
@@ -194,8 +341,8 @@ def fig_resume(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
     return out
 
 
-def fig_engine(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
-    """Wall-clock rounds/s: under a quota the CPU time of a round hardly changes."""
+def fig_engine(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+    """Wall-clock rounds/s: on the emulated core the CPU time of a round hardly changes."""
     from engine_speed import round_player
 
     from firmware_py.rules import BUILD
@@ -210,20 +357,24 @@ def fig_engine(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
             "compiled": float(BUILD == "compiled")}
 
 
-def fig_frame(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
+def fig_frame(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     """Tap -> frame on the table screen (benchmarks/tap_to_pixel.py's game: 8 seats, two
-    rounds, 1920x1080): the service in this quota, the screen in a quota of its own, as a
-    Pi's screen process has a core of its own."""
+    rounds, 1920x1080): the service on this emulated core, the screen on one of its own,
+    as a Pi's screen process has a core of its own."""
     from tap_to_pixel import measure
 
     game = folder / f"frame-{os.getpid()}"
     game.mkdir()
-    samples = measure(8, 2, (1920, 1080), 0.1, game, quota_us)[0]
+    screen = cpu.core(1)
+    try:
+        samples = measure(8, 2, (1920, 1080), 0.1, game, screen)[0]
+    finally:
+        screen.remove()
     return {"p90": _p(samples, 0.9) * 1000, "p99": _p(samples, 0.99) * 1000,
             "n": len(samples)}
 
 
-def fig_screens(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
+def fig_screens(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     """The table screen alone (benchmarks/display_redraw.py): each new view of the
     recorded 14-seat round drawn in parts with the table's wait between views, and the
     newest tile's pulse at 14 seats."""
@@ -237,15 +388,15 @@ def fig_screens(folder: Path, rounds: int, quota_us: int) -> dict[str, float]:
     return {"p90": _p(wall, 0.9) * 1000, "fps": fps, "gap_p90": _p(gaps, 0.9) * 1000}
 
 
-FIGURES: dict[str, Callable[[Path, int, int], dict[str, float]]] = {
+FIGURES: dict[str, Callable[[Path, int, CpuSpec], dict[str, float]]] = {
     "latency": fig_latency, "frame": fig_frame, "screens": fig_screens, "start": fig_start,
     "resume": fig_resume, "engine": fig_engine,
 }
 
 
-def worker(name: str, folder: Path, rounds: int, quota_us: int) -> None:
+def worker(name: str, folder: Path, rounds: int) -> None:
     sys.path.insert(0, str(HERE))
-    print(json.dumps(FIGURES[name](folder, rounds, quota_us)))
+    print(json.dumps(FIGURES[name](folder, rounds, CpuSpec.from_env())))
 
 
 PRECOMPILE = """
@@ -292,8 +443,7 @@ def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
             python: str, only: Sequence[str] = (), archived: bool = True) -> list[Row]:
     def figures(name: str, fsync_ms: int = FSYNC_MS) -> dict[str, float]:
         done = emulation.run([python, __file__, "--worker", name, "--folder", str(folder),
-                              "--rounds", str(rounds), "--quota",
-                              str(emulation.quota.quota_us)], fsync_ms, check=True,
+                              "--rounds", str(rounds)], fsync_ms, check=True,
                              stdout=subprocess.PIPE, cwd=HERE)
         return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -351,9 +501,8 @@ def measure(emulation: Emulation, folder: Path, rounds: int, games: int,
     return rows
 
 
-def print_table(profile: str, quota: Quota, rows: list[Row]) -> None:
-    print(f"\nemulated {profile}: {quota.quota_us}/{PERIOD_US} µs of CPU ({quota.kind}), "
-          f"{FSYNC_MS} ms per fsync")
+def print_table(profile: str, core: Core, rows: list[Row]) -> None:
+    print(f"\nemulated {profile}: {core.kind}, {FSYNC_MS} ms per fsync")
     width = max(len(r.figure) for r in rows)
     shown = max(len(r.shown) for r in rows)
     print(f"{'figure':<{width}}  {'measured':<{shown}}  goal (Pi 4)  meets")
@@ -375,39 +524,43 @@ def main() -> None:
                         help="the interpreter of the measurements (another venv's, say)")
     parser.add_argument("--only", action="append", choices=FIGURES, default=[],
                         help="measure only this figure (repeatable; default all)")
+    parser.add_argument("--cpu", choices=["slowed", "quota"], default="slowed",
+                        help="a core slowed by a real-time thread (default), or a cgroup "
+                             "CPU quota")
     parser.add_argument("--run", nargs=argparse.REMAINDER, help="a command to run emulated")
     parser.add_argument("--worker", choices=FIGURES, help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--quota", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.folder, args.rounds, args.quota)
+        worker(args.worker, args.folder, args.rounds)
         return
     profiles = list(PROFILES) if args.profile == "both" else [args.profile]
     with tempfile.TemporaryDirectory(prefix="roundhouse-pi-") as name:
         folder = Path(name)
         try:
-            shim = build_shim(folder)
+            shim, steal = build_shim(folder), build_steal(folder)
             if not args.run:
                 precompile(os.path.abspath(args.python))
                 prepare(folder, args.games, archive=not args.unarchived)
             for profile in profiles:
-                quota = Quota(PROFILES[profile])
+                cpu = CpuSpec(args.cpu, PROFILES[profile], steal,
+                              tuple(sorted(os.sched_getaffinity(0))))
+                core = cpu.core()
                 try:
-                    emulation = Emulation(quota, shim)
+                    emulation = Emulation(cpu, core, shim)
                     if args.run:
-                        print(f"emulated {profile}: {' '.join(args.run)}", flush=True)
+                        print(f"emulated {profile} ({core.kind}): {' '.join(args.run)}",
+                              flush=True)
                         emulation.run(args.run, FSYNC_MS, check=False)
                     else:
                         rows = measure(emulation, folder, args.rounds, args.games,
                                        os.path.abspath(args.python), args.only,
                                        archived=not args.unarchived)
-                        print_table(profile, quota, rows)
+                        print_table(profile, core, rows)
                 finally:
-                    quota.remove()
+                    core.remove()
         except EmulationError as err:
             sys.exit(f"pi_budget: cannot emulate a Pi here: {err}")
-
 
 if __name__ == "__main__":
     main()

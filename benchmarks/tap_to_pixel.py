@@ -2,7 +2,8 @@
 table screen, over simulated games: the service, the view socket, the display process.
 
     python benchmarks/tap_to_pixel.py [--seats 8] [--rounds 2] [--size 1920x1080]
-    python benchmarks/pi_budget.py --profile pi4 --run python benchmarks/tap_to_pixel.py
+    sudo python benchmarks/pi_budget.py --profile pi4 --run \
+        python benchmarks/tap_to_pixel.py --screen-core [--slowest N]
 
 Prints figures; it asserts nothing. The goal: p99 under 50 ms on a Pi 4.
 
@@ -31,7 +32,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pi_budget import Core
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -114,8 +118,11 @@ def players(service: Any, rng: random.Random, shown: Screen, pace: float) -> Any
 
 
 def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
-            folder: Path, core: int | None = None
+            folder: Path, screen_core: Core | None = None
             ) -> tuple[list[float], list[float], int, int, list[str]]:
+    """The game played and timed: each input's tap -> frame, its tap -> view published,
+    how many views the screen drew, how many it saw only in a later view, and each
+    input's view. `screen_core`: an emulated core the screen runs on (pi_budget.py's)."""
     from service_latency import table_config
 
     from firmware_py.daemon import Service
@@ -149,16 +156,11 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
 
     service.table.handle = timed_handle  # type: ignore[method-assign]
     service.publisher.publish = timed_publish  # type: ignore[method-assign]
-    quota = None
-    if core is not None:
-        from pi_budget import Quota
-
-        quota = Quota(core)
     process = subprocess.Popen(
         [sys.executable, __file__, "--screen", str(config.socket), "--size",
          f"{size[0]}x{size[1]}", "--parent", str(os.getpid())],
         stdout=subprocess.PIPE, text=True,
-        preexec_fn=None if quota is None else quota.enter,
+        preexec_fn=None if screen_core is None else screen_core.enter,
         env={**os.environ, "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "dummy")})
     shown = Screen(process)
     shown.start()
@@ -170,8 +172,6 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         service.stop()
         process.terminate()
         process.wait(timeout=10)
-        if quota is not None:
-            quota.remove()
     samples, service_part = [], []
     labels: list[str] = []  # beside each sample, the view it waited for
     skipped = 0
@@ -198,9 +198,9 @@ def main() -> None:
     parser.add_argument("--size", default="1920x1080")
     parser.add_argument("--pace", type=float, default=0.1,
                         help="seconds a player waits after seeing the screen (default 0.1)")
-    parser.add_argument("--screen-core", choices=["pi4", "pi5"],
-                        help="the display process under a CPU quota of its own, as a Pi's "
-                        "core of its own (root; benchmarks/pi_budget.py's quotas)")
+    parser.add_argument("--screen-core", action="store_true",
+                        help="run by benchmarks/pi_budget.py --run: the display process on "
+                        "an emulated core of its own, as on a Pi")
     parser.add_argument("--slowest", type=int, default=0, metavar="N",
                         help="also list the N slowest inputs' views (their stage and round)")
     parser.add_argument("--screen", help=argparse.SUPPRESS)
@@ -213,11 +213,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="roundhouse-bench-") as folder:
         core = None
         if args.screen_core:
-            from pi_budget import PROFILES
+            from pi_budget import CpuSpec, EmulationError
 
-            core = PROFILES[args.screen_core]
-        samples, service_part, frames, skipped, labels = measure(
-            args.seats, args.rounds, (width, height), args.pace, Path(folder), core)
+            try:
+                core = CpuSpec.from_env().core(1)  # the first is the one this runs on
+            except EmulationError as err:
+                sys.exit(f"tap_to_pixel: no core for the screen: {err}")
+        try:
+            samples, service_part, frames, skipped, labels = measure(
+                args.seats, args.rounds, (width, height), args.pace, Path(folder), core)
+        finally:
+            if core is not None:
+                core.remove()
     slowest = sorted(zip(samples, labels, strict=True), reverse=True)[: args.slowest]
     screen_part = sorted(total - part for total, part in zip(samples, service_part,
                                                              strict=True))
