@@ -271,9 +271,10 @@ class CpuSpec:
 
 
 def _compiled(folder: Path, name: str, source: str, *flags: str) -> Path:
+    """`source` built with gcc into `folder / name`."""
     if shutil.which("gcc") is None:
-        raise EmulationError(f"gcc is needed to build the {name}")
-    written, built = folder / f"{name}.c", folder / name
+        raise EmulationError(f"gcc is needed to build the emulation's {name}")
+    written, built = folder / f"{Path(name).stem}.c", folder / name
     written.write_text(source)
     subprocess.run(["gcc", "-O2", "-o", str(built), str(written), *flags], check=True)
     return built
