@@ -160,8 +160,7 @@ class Core(Protocol):
     """An emulated Pi core that processes are put on (`enter`, in the child before it
     runs: it and all it starts), then taken down (`remove`)."""
 
-    cpu_us: int  # µs of CPU it gives per PERIOD_US
-    kind: str
+    kind: str  # what it is, for the table's heading
 
     def enter(self) -> None: ...
 
@@ -181,20 +180,19 @@ class Quota:
                 self.path.mkdir()
                 (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
                 (self.path / "cpu.cfs_quota_us").write_text(str(quota_us))
-                self.kind = "cgroup v1 cpu.cfs_quota_us"
+                controller = "cgroup v1 cpu.cfs_quota_us"
             elif v2 and "cpu" in (Path(v2[0]) / "cgroup.controllers").read_text().split():
                 root = Path(v2[0])
                 (root / "cgroup.subtree_control").write_text("+cpu")
                 self.path = root / name
                 self.path.mkdir()
                 (self.path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
-                self.kind = "cgroup v2 cpu.max"
+                controller = "cgroup v2 cpu.max"
             else:
                 raise EmulationError("no cgroup with the cpu controller is mounted")
         except PermissionError as err:
             raise EmulationError(f"a CPU quota needs root ({err})") from err
-        self.cpu_us = quota_us
-        self.kind = f"{quota_us}/{PERIOD_US} µs of CPU ({self.kind})"
+        self.kind = f"{quota_us}/{PERIOD_US} µs of CPU ({controller})"
 
     def enter(self) -> None:
         """Called in the child before it runs: it, and all it starts, are under the quota."""
@@ -214,7 +212,7 @@ class SlowedCore:
     takes the rest of every millisecond of it, and what is measured is pinned to it."""
 
     def __init__(self, cpu_us: int, cpu: int, steal: Path) -> None:
-        self.cpu_us, self.cpu = cpu_us, cpu
+        self.cpu = cpu
         busy = STEAL_PERIOD_US - STEAL_PERIOD_US * cpu_us // PERIOD_US
         self.thief = subprocess.Popen([str(steal), str(cpu), str(busy), str(STEAL_PERIOD_US)],
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -310,7 +308,7 @@ def _p(samples: list[float], q: float) -> float:
     return samples[min(len(samples) - 1, round(q * len(samples)))]
 
 
-def fig_latency(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+def fig_latency(folder: Path, rounds: int) -> dict[str, float]:
     from service_latency import measure
 
     game = folder / f"latency-{os.getpid()}"
@@ -320,7 +318,7 @@ def fig_latency(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
             "n": len(samples)}
 
 
-def fig_start(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+def fig_start(folder: Path, rounds: int) -> dict[str, float]:
     from service_start import ready_times
 
     times, unclean = ready_times(folder / "stored")
@@ -328,7 +326,7 @@ def fig_start(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
             "unclean": unclean * 1000}
 
 
-def fig_resume(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+def fig_resume(folder: Path, rounds: int) -> dict[str, float]:
     from service_start import RESUMES, resume_times
 
     out = {}
@@ -342,7 +340,7 @@ def fig_resume(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     return out
 
 
-def fig_engine(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+def fig_engine(folder: Path, rounds: int) -> dict[str, float]:
     """Wall-clock rounds/s: on the emulated core the CPU time of a round hardly changes."""
     from engine_speed import round_player
 
@@ -358,7 +356,7 @@ def fig_engine(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
             "compiled": float(BUILD == "compiled")}
 
 
-def fig_frame(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+def fig_frame(folder: Path, rounds: int) -> dict[str, float]:
     """Tap -> frame on the table screen (benchmarks/tap_to_pixel.py's game: 8 seats, two
     rounds, 1920x1080): the service on this emulated core, the screen on one of its own,
     as a Pi's screen process has a core of its own."""
@@ -366,16 +364,12 @@ def fig_frame(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
 
     game = folder / f"frame-{os.getpid()}"
     game.mkdir()
-    screen = cpu.core(1)
-    try:
-        samples = measure(8, 2, (1920, 1080), 0.1, game, screen)[0]
-    finally:
-        screen.remove()
+    samples = measure(8, 2, (1920, 1080), 0.1, game, screen_core=True)[0]
     return {"p90": _p(samples, 0.9) * 1000, "p99": _p(samples, 0.99) * 1000,
             "n": len(samples)}
 
 
-def fig_screens(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
+def fig_screens(folder: Path, rounds: int) -> dict[str, float]:
     """The table screen alone (benchmarks/display_redraw.py): each new view of the
     recorded 14-seat round drawn in parts with the table's wait between views, and the
     newest tile's pulse at 14 seats."""
@@ -389,7 +383,7 @@ def fig_screens(folder: Path, rounds: int, cpu: CpuSpec) -> dict[str, float]:
     return {"p90": _p(wall, 0.9) * 1000, "fps": fps, "gap_p90": _p(gaps, 0.9) * 1000}
 
 
-FIGURES: dict[str, Callable[[Path, int, CpuSpec], dict[str, float]]] = {
+FIGURES: dict[str, Callable[[Path, int], dict[str, float]]] = {
     "latency": fig_latency, "frame": fig_frame, "screens": fig_screens, "start": fig_start,
     "resume": fig_resume, "engine": fig_engine,
 }
@@ -397,7 +391,7 @@ FIGURES: dict[str, Callable[[Path, int, CpuSpec], dict[str, float]]] = {
 
 def worker(name: str, folder: Path, rounds: int) -> None:
     sys.path.insert(0, str(HERE))
-    print(json.dumps(FIGURES[name](folder, rounds, CpuSpec.from_env())))
+    print(json.dumps(FIGURES[name](folder, rounds)))
 
 
 PRECOMPILE = """

@@ -32,10 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pi_budget import Core
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -118,15 +115,22 @@ def players(service: Any, rng: random.Random, shown: Screen, pace: float) -> Any
 
 
 def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
-            folder: Path, screen_core: Core | None = None
+            folder: Path, screen_core: bool = False
             ) -> tuple[list[float], list[float], int, int, list[str]]:
     """The game played and timed: each input's tap -> frame, its tap -> view published,
     how many views the screen drew, how many it saw only in a later view, and each
-    input's view. `screen_core`: an emulated core the screen runs on (pi_budget.py's)."""
+    input's view. `screen_core`: the screen on an emulated core of its own, next to the
+    one this runs on (under benchmarks/pi_budget.py; `EmulationError` elsewhere)."""
     from service_latency import table_config
 
     from firmware_py.daemon import Service
     from hardware.events import ButtonHeld, ButtonPressed, TagPlaced
+
+    core = None
+    if screen_core:
+        from pi_budget import CpuSpec
+
+        core = CpuSpec.from_env().core(1)  # the first is the one this runs on
 
     config = table_config(seats, {"preset": "tournament", "rounds": rounds}, folder)
     service = Service(config, attach_hardware=False)
@@ -160,7 +164,7 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         [sys.executable, __file__, "--screen", str(config.socket), "--size",
          f"{size[0]}x{size[1]}", "--parent", str(os.getpid())],
         stdout=subprocess.PIPE, text=True,
-        preexec_fn=None if screen_core is None else screen_core.enter,
+        preexec_fn=None if core is None else core.enter,
         env={**os.environ, "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "dummy")})
     shown = Screen(process)
     shown.start()
@@ -172,6 +176,8 @@ def measure(seats: int, rounds: int, size: tuple[int, int], pace: float,
         service.stop()
         process.terminate()
         process.wait(timeout=10)
+        if core is not None:
+            core.remove()
     samples, service_part = [], []
     labels: list[str] = []  # beside each sample, the view it waited for
     skipped = 0
@@ -211,20 +217,14 @@ def main() -> None:
         screen(args.screen, (width, height), args.parent)
         return
     with tempfile.TemporaryDirectory(prefix="roundhouse-bench-") as folder:
-        core = None
-        if args.screen_core:
-            from pi_budget import CpuSpec, EmulationError
+        from pi_budget import EmulationError
 
-            try:
-                core = CpuSpec.from_env().core(1)  # the first is the one this runs on
-            except EmulationError as err:
-                sys.exit(f"tap_to_pixel: no core for the screen: {err}")
         try:
             samples, service_part, frames, skipped, labels = measure(
-                args.seats, args.rounds, (width, height), args.pace, Path(folder), core)
-        finally:
-            if core is not None:
-                core.remove()
+                args.seats, args.rounds, (width, height), args.pace, Path(folder),
+                args.screen_core)
+        except EmulationError as err:
+            sys.exit(f"tap_to_pixel: no core for the screen: {err}")
     slowest = sorted(zip(samples, labels, strict=True), reverse=True)[: args.slowest]
     screen_part = sorted(total - part for total, part in zip(samples, service_part,
                                                              strict=True))
