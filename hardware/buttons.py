@@ -264,6 +264,20 @@ class SeatButtons:
         """Wait until the button, kept down, has reported its hold (for simulated seats)."""
         return self._contacts[seat, button].held.wait(timeout)
 
+    def wait_released(self, seat: int, button: Button, timeout: float) -> bool:
+        """Wait until the button, let go, has reported its release (for simulated seats:
+        the release is reported by a timer, which a loaded machine may start late, after
+        another button's press)."""
+        contact = self._contacts[seat, button]
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not contact.debouncer.pressed and not contact.debouncer.unsettled:
+                    return True
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+
     def close(self) -> None:
         with self._lock:
             self._closed = True

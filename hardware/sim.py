@@ -152,7 +152,7 @@ class SimulatedTable:
             pin.drive_low()
             time.sleep(self._bounce_s + 0.001)
             pin.drive_high()
-        time.sleep(self._bounce_s + 0.001)
+        self.buttons.wait_released(seat, Button(button), self._bounce_s + 5.0)
 
     def hold(self, seat: int, button: Button | str) -> None:
         """Keep a button down until it reports its hold, then let go."""
@@ -162,7 +162,7 @@ class SimulatedTable:
         assert self.buttons is not None
         self.buttons.wait_held(seat, which, self._hold_s[which] + 5.0)
         pin.drive_high()
-        time.sleep(self._bounce_s)
+        self.buttons.wait_released(seat, which, self._bounce_s + 5.0)
 
     def _pin(self, seat: int, button: Button | str) -> MockPin:
         if seat not in self.pins:

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from hardware.buttons import SeatButtons
 from hardware.events import (
     Button,
     ButtonHeld,
@@ -121,6 +122,23 @@ def test_buttons_press_and_hold(events, registry):
             ButtonPressed(1, Button.DRAW), ButtonReleased(1, Button.DRAW),
             ButtonPressed(0, Button.PASS), ButtonHeld(0, Button.PASS),
             ButtonReleased(0, Button.PASS)]
+
+
+def test_a_press_is_over_before_the_next_button_goes_down_on_a_loaded_machine(
+    events, registry, monkeypatch
+):
+    """A release is reported by a timer, which a loaded machine may start late: the next
+    press of another seat must not come out before it (CI once saw Ana's PASS before Bo
+    had let go of DRAW)."""
+    late = SeatButtons._timer
+    monkeypatch.setattr(SeatButtons, "_timer", staticmethod(
+        lambda delay, action, *args: late(delay + 0.1, action, *args)))
+    with table(events, registry) as sim:
+        sim.press(1, Button.DRAW)
+        sim.press(0, Button.PASS)
+        assert events.take(4) == [
+            ButtonPressed(1, Button.DRAW), ButtonReleased(1, Button.DRAW),
+            ButtonPressed(0, Button.PASS), ButtonReleased(0, Button.PASS)]
 
 
 def test_a_press_held_up_longer_than_a_hold_is_still_a_press(events, registry, monkeypatch):
