@@ -118,26 +118,39 @@ _CLAUSE_ENDS = (":", ";", "؛", ".", "!", "?", "؟")
 
 
 def _greedy(words: list[str], size: int, width: int, rtl: bool) -> list[str] | None:
-    """Each line as many of the words as fit (a line grows wider with every word, so
-    the most that fit are found by halving, not by measuring each one more)."""
+    """Each line as many of the words as fit; None where a word alone is too wide.
+
+    Most texts fit on one line, measured once. Where they do not, where a line ends is
+    guessed from its words' own widths, which recur from view to view ("Ana 2/4," in a
+    reveal's prompt), and then checked by measuring the line: it fits, and with one word
+    more it does not. A line grows wider with every word, so that check finds the same
+    lines as measuring every longer start of the words would. The guess is mostly right,
+    so a line costs two measures of itself, where halving the words measured half of
+    everything left several times over."""
+    whole = " ".join(words)
+    if not words or text_width(whole, size, rtl) <= width:
+        return [whole]
     lines: list[str] = []
     start, count = 0, len(words)
+    space = text_width(" ", size, rtl)
+
+    def line_to(end: int) -> tuple[str, ...] | None:
+        line = " ".join(words[start:end])
+        return (line,) if text_width(line, size, rtl) <= width else None
+
     while start < count:
-        if text_width(" ".join(words[start:]), size, rtl) <= width:
-            lines.append(" ".join(words[start:]))
-            break
-        if text_width(words[start], size, rtl) > width:
+        guess, used = start, -space
+        while guess < count:
+            used += space + text_width(words[guess], size, rtl)
+            if used > width:
+                break
+            guess += 1
+        found = _largest(line_to, start + 1, count, guess)
+        if found is None:
             return None
-        fit, over = start + 1, count  # words[start:fit] fit, words[start:over] do not
-        while over - fit > 1:
-            mid = (fit + over) // 2
-            if text_width(" ".join(words[start:mid]), size, rtl) <= width:
-                fit = mid
-            else:
-                over = mid
-        lines.append(" ".join(words[start:fit]))
-        start = fit
-    return lines or [""]
+        start, (line,) = found
+        lines.append(line)
+    return lines
 
 
 def _wrap(
@@ -274,7 +287,8 @@ def _likely_size(
 def _largest(
     lines_at: Callable[[int], tuple[str, ...] | None], low: int, high: int, guess: int
 ) -> tuple[int, tuple[str, ...]] | None:
-    """The largest size in [low, high] at which `lines_at` finds lines, and those lines.
+    """The largest size in [low, high] at which `lines_at` finds lines, and those lines
+    (`_greedy` asks the same of a line's count of words).
     Each size tried opens a font at that size, and a font's first measure loads its
     letters (about a millisecond), so the search starts at the likely size and steps
     away from it, one size, then two, four and so on, until the largest size that fits

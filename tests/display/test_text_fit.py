@@ -61,3 +61,65 @@ def test_the_search_tries_few_sizes_when_the_guess_is_near(low, span, data):
     assert (found[0] if found else low - 1) == largest
     assert len(tried) == len(set(tried)), tried
     assert len(tried) <= 2 * (abs(largest - guess) + 1).bit_length(), tried
+
+
+def lines_by_measuring_each_start(words: list[str], size: int, width: int,
+                                  rtl: bool) -> list[str] | None:
+    """Each line the longest start of the words left that fits, trying every start."""
+    lines: list[str] = []
+    start = 0
+    while start < len(words):
+        end = start
+        while end < len(words) and text.text_width(" ".join(words[start:end + 1]), size,
+                                                   rtl) <= width:
+            end += 1
+        if end == start:
+            return None  # a word alone is too wide
+        lines.append(" ".join(words[start:end]))
+        start = end
+    return lines or [""]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(words=st.lists(st.sampled_from(WORDS), max_size=30), size=st.integers(6, 60),
+       width=st.integers(-5, 900), lang=st.sampled_from(("en", "fa", "te")))
+def test_a_line_break_falls_where_measuring_every_start_puts_it(words, size, width, lang):
+    """Where a line ends is guessed from its words' widths: the guess is only where the
+    measuring starts, and the lines are those of measuring each longer start."""
+    pygame.font.init()
+    rtl = text.reads_rtl(lang)
+    assert text._greedy(words, size, width, rtl) == lines_by_measuring_each_start(
+        words, size, width, rtl)
+
+
+def test_a_reveal_tap_rewraps_its_prompt_measuring_little_more_than_the_prompt(monkeypatch):
+    """A reveal's prompt at a full table names every seat with its count, and each tap
+    changes one count. Halving the words measured half of everything left for each line,
+    several times: five times the prompt's length here, at each size tried. Now the
+    prompt is measured once whole, and each line about twice; its words come back from
+    the prompt before the tap."""
+    pygame.font.init()
+    names = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal", "Ida", "Kit", "Lu", "Mo",
+             "Ned", "Ola")
+
+    def prompt(tapped: int) -> str:
+        return ("Tap your leftover tiles on your own pad, then PASS ("
+                + ", ".join(f"\u2068{name}\u2069 \u2068{tapped if i == 0 else 0}\u2069/"
+                            f"\u2068{i % 7 + 1}\u2069" for i, name in enumerate(names)) + ")")
+
+    kept: dict[tuple[str, int, bool], int] = {}  # as the screen keeps them
+    measured: list[str] = []
+    real = text.text_width.__wrapped__
+
+    def measure(line: str, size: int, rtl: bool = False) -> int:
+        if (line, size, rtl) not in kept:
+            measured.append(line)
+            kept[line, size, rtl] = real(line, size, rtl)
+        return kept[line, size, rtl]
+
+    monkeypatch.setattr(text, "text_width", measure)
+    text._greedy(prompt(0).split(), 30, 600, False)
+    measured.clear()
+    lines = text._greedy(prompt(1).split(), 30, 600, False)
+    assert lines is not None and len(lines) >= 3
+    assert sum(map(len, measured)) <= 3 * len(prompt(1)), (len(prompt(1)), measured)
