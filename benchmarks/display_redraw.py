@@ -79,9 +79,11 @@ def cold() -> None:
                    table_screen._background, tiles.face, tiles.marker, names._named,
                    names._names, shaping.script_of, shaping.is_rtl, tiles._blank):
         cached.cache_clear()
-    # Kept beside those: the letters each face is known to have, the last view's names.
+    # Kept beside those: the letters each face is known to have, the last view's names,
+    # where each box's last text came out.
     shaping._HAS.clear()
     names._recent.clear()
+    text._MISSED_BY.clear()
 
 
 def timed(views: list[View], draw: Callable[[View], object],

@@ -255,17 +255,33 @@ def fit(
         align = {"left": "right", "right": "left"}.get(align, align)
     width, height = Text((), 0, box, angle, colour).reading_box()
     top = max(min_size, max_size)
-    guess = _likely_size(text, min_size, top, width, height, max_lines, rtl)
+    likely = _likely_size(text, min_size, top, width, height, max_lines, rtl)
+    shape = (width, height, max_lines, rtl, min_size, top)
+    guess = min(top, max(min_size, round(likely * _MISSED_BY.get(shape, 1.0))))
     # A tile kept with its words where that fits at some size, else broken anywhere.
     for keep in (True, False):
         found = _largest(partial(_lines_at, text, width=width, height=height,
                                  max_lines=max_lines, rtl=rtl, keep=keep),
                          min_size, top, guess)
         if found is not None:
+            _missed(shape, found[0] / max(1, likely))
             return Text(found[1], found[0], box, angle, colour, align, rtl)
     rows = max(1, min(max_lines, height // line_height(min_size)))
     return Text(_cut(text, min_size, width, rows, rtl), min_size, box, angle, colour, align,
                 rtl)
+
+
+# How far from its likely size the last text fitted in a box of each shape came out: a
+# prompt that changes with every tap (a reveal's, "Ana 2/4, Bo 0/3, ...") comes out where
+# the last one did, which the estimate alone misses by a few sizes, each one tried.
+_MISSED_BY: dict[tuple[int, int, int, bool, int, int], float] = {}
+MISSED_KEPT = 256  # box shapes: a screen's layout has a few dozen
+
+
+def _missed(shape: tuple[int, int, int, bool, int, int], by: float) -> None:
+    if shape not in _MISSED_BY and len(_MISSED_BY) >= MISSED_KEPT:
+        del _MISSED_BY[next(iter(_MISSED_BY))]  # the shape kept longest
+    _MISSED_BY[shape] = by
 
 
 def _likely_size(

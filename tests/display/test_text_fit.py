@@ -123,3 +123,30 @@ def test_a_reveal_tap_rewraps_its_prompt_measuring_little_more_than_the_prompt(m
     lines = text._greedy(prompt(1).split(), 30, 600, False)
     assert lines is not None and len(lines) >= 3
     assert sum(map(len, measured)) <= 3 * len(prompt(1)), (len(prompt(1)), measured)
+
+
+def test_a_prompt_fitted_again_after_a_tap_tries_two_sizes(monkeypatch):
+    """The size a text is likely to take is a few sizes off for a long prompt in a box of
+    several lines, and each size tried wraps the whole prompt. A reveal's prompt changes
+    with every tap: fitted again in its box, it starts where the last one came out."""
+    pygame.font.init()
+
+    def prompt(tapped: int) -> str:
+        return ("Tap your leftover tiles on your own pad, then PASS ("
+                + ", ".join(f"\u2068{name}\u2069 \u2068{tapped if i == 0 else 0}\u2069/"
+                            f"\u2068{i + 2}\u2069" for i, name in
+                            enumerate(("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus"))) + ")")
+
+    box = (0, 0, 439, 99)
+    first = text.fit(prompt(0), box, max_size=64, min_size=28, max_lines=4)
+    tried: list[int] = []
+    real = text._lines_at
+
+    def lines_at(words: str, size: int, *args: object, **kwargs: object) -> object:
+        tried.append(size)
+        return real(words, size, *args, **kwargs)
+
+    monkeypatch.setattr(text, "_lines_at", lines_at)
+    again = text.fit(prompt(1), box, max_size=64, min_size=28, max_lines=4)
+    assert again.size == first.size and len(again.lines) > 1
+    assert tried == [first.size, first.size + 1], tried
