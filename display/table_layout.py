@@ -1000,6 +1000,8 @@ def _hub(
     banner = _banner(view, facing)
     if banner:
         rows.append(("banner", 1.3))
+    # Said once: a reveal's prompt names every seat with its count.
+    prompt = say(view.prompt, lang, names(view, lang)) if view.prompt else ""
     if view.prompt:
         rows.append(("prompt", 2.2))
     rejection = view.rejection
@@ -1019,8 +1021,7 @@ def _hub(
     # height its words need at the floor, whole, and the other rows share what is left.
     needs: dict[str, int] = {}
     if view.prompt:
-        needs["prompt"] = _needed(say(view.prompt, lang, names(view, lang)), inner_w,
-                                  floor, lang)
+        needs["prompt"] = _needed(prompt, inner_w, floor, lang)
         # More lines than the floor needs let a roomy hub (turned to a side seat, half
         # of it empty) write the prompt larger.
         prompt_lines = max(needs["prompt"], 4)
@@ -1093,8 +1094,7 @@ def _hub(
             texts.append(fit(banner, box(pad, y, inner_w, h), theme.GOLD, 80, lines=2,
                              least=own))
         elif name == "prompt":
-            said = say(view.prompt, lang, names(view, lang))
-            texts.append(fit(said, box(pad, y, inner_w, h), theme.INK, 64,
+            texts.append(fit(prompt, box(pad, y, inner_w, h), theme.INK, 64,
                              lines=prompt_lines))
         elif name == "rejection" and rejection:
             area = box(pad, y, inner_w, h)
