@@ -257,7 +257,7 @@ def fit(
     top = max(min_size, max_size)
     likely = _likely_size(text, min_size, top, width, height, max_lines, rtl)
     shape = (width, height, max_lines, rtl, min_size, top)
-    guess = min(top, max(min_size, round(likely * _MISSED_BY.get(shape, 1.0))))
+    guess = round(likely * _MISSED_BY.get(shape, 1.0))  # `_largest` keeps it in range
     # A tile kept with its words where that fits at some size, else broken anywhere.
     for keep in (True, False):
         found = _largest(partial(_lines_at, text, width=width, height=height,
