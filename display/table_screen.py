@@ -75,6 +75,26 @@ def _ring(surface: pygame.Surface, rect: pygame.Rect, width: int, radius: int) -
                          border_radius=radius + grow // 2)
 
 
+# Never drawn by a lit frame: what of its picture is left this colour is not copied.
+_UNLIT = (255, 0, 255)
+
+
+@lru_cache(maxsize=8)  # the lit lanes and panels of a table come in a few sizes
+def _lit(w: int, h: int, edge: int, border: int) -> pygame.Surface:
+    """A lit lane's or panel's ring and border, drawn once for its size: the turn moves
+    on at every play, and the frames it leaves and reaches are painted again in every
+    cell they cross. Drawn `2 * edge` pixels in from the picture's edge, as far as the
+    ring reaches beyond the area."""
+    pad = 2 * edge
+    picture = pygame.Surface((w + 2 * pad, h + 2 * pad))
+    picture.fill(_UNLIT)
+    picture.set_colorkey(_UNLIT)
+    area = pygame.Rect(pad, pad, w, h)
+    _ring(picture, area, edge * 2, edge * 2)
+    pygame.draw.rect(picture, theme.GOLD, area, width=border, border_radius=edge * 2)
+    return picture
+
+
 PANEL_FILLS = {"turn": theme.GOLD, "one_tile": theme.ALERT, "empty": theme.EMPTY_SEAT}
 
 
@@ -218,9 +238,22 @@ def _newest(tile: TilePlace, ring: int, now: float) -> Stroke:
 
 
 def _paint_lit(surface: pygame.Surface, rect: Rect, edge: int, border: int) -> None:
-    area = pygame.Rect(rect)
-    _ring(surface, area, edge * 2, edge * 2)
-    pygame.draw.rect(surface, theme.GOLD, area, width=border, border_radius=edge * 2)
+    x, y, w, h = rect
+    surface.blit(_lit(w, h, edge, border), (x - 2 * edge, y - 2 * edge))
+
+
+# The felt stroke of the view being painted, with its picture.
+_felt_shown: tuple[tuple[Any, ...], pygame.Surface] | None = None
+
+
+def _felt(what: tuple[Any, ...]) -> pygame.Surface:
+    """The felt's picture for the stroke `what`. A view's felt is painted once for each
+    rectangle repainted, and finding it by its arguments (every lane and panel) costs
+    more than copying a rectangle of it: the same stroke is known by identity."""
+    global _felt_shown
+    if _felt_shown is None or _felt_shown[0] is not what:
+        _felt_shown = (what, _background(*what[1:]))
+    return _felt_shown[1]
 
 
 def _paint(surface: pygame.Surface, what: tuple[Any, ...]) -> None:
@@ -237,7 +270,7 @@ def _paint(surface: pygame.Surface, what: tuple[Any, ...]) -> None:
         _, rect, colour, width, radius = what
         _glow(surface, pygame.Rect(rect), colour, width, radius)
     elif kind == "felt":
-        surface.blit(_background(*what[1:]), (0, 0))
+        surface.blit(_felt(what), (0, 0))
     elif kind == "lane_lit":
         _paint_lit(surface, what[1], what[2], what[2])
     elif kind == "panel_lit":

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sample_views import all_view_names, as_view, game, load
 
-from display import client, sleep, table_screen
+from display import client, sleep, table_screen, theme
 from display.client import Follower, FrameSink, WindowSink
 from display.table_layout import layout
 from display.views import in_language
@@ -142,6 +142,34 @@ def test_sample_views_of_every_table_one_after_another():
         view = as_view(load(name))
         painter.draw(surface, view, now=0.3)
         assert pixels(surface) == from_scratch(view, (1280, 800), 0.3), name
+
+
+def _lit_in_place(surface: pygame.Surface, rect: tuple[int, int, int, int], edge: int,
+                  border: int) -> None:
+    """A lit frame drawn straight onto the screen: its ring, then its gold border."""
+    area = pygame.Rect(rect)
+    table_screen._ring(surface, area, edge * 2, edge * 2)
+    pygame.draw.rect(surface, theme.GOLD, area, width=border, border_radius=edge * 2)
+
+
+@settings(max_examples=80, deadline=None)
+@given(x=st.integers(-60, 700), y=st.integers(-60, 460), w=st.integers(0, 400),
+       h=st.integers(0, 300), edge=st.integers(2, 12))
+def test_a_lit_frame_drawn_once_and_copied_is_the_frame_drawn_in_place(x, y, w, h, edge):
+    """The lit lane's and panel's frame is drawn once for its size and copied where it
+    goes: every pixel is the one drawing it there gives, on whatever was under it, also
+    where it reaches past the screen's edge (a pixel off would show as a seam the next
+    time only part of the frame is repainted). The border is an edge wide, and a lane or
+    a panel is more than two edges across."""
+    w, h = w + 2 * edge + 1, h + 2 * edge + 1
+    size = (640, 400)
+    under = pygame.Surface(size)
+    under.fill(theme.FELT)
+    pygame.draw.rect(under, theme.LANE, (40, 30, 300, 200), border_radius=9)
+    in_place, copied = under.copy(), under.copy()
+    _lit_in_place(in_place, (x, y, w, h), edge, edge)
+    table_screen._paint_lit(copied, (x, y, w, h), edge, edge)
+    assert pixels(copied) == pixels(in_place)
 
 
 def newest_area(view: View, size: tuple[int, int]) -> pygame.Rect:
