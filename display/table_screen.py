@@ -403,8 +403,9 @@ class Painter:
                 changed += marks
         kept_now = []
         for key, (_, marks) in shown.items():
-            if key in before:
-                kept_now.append(before[key][0])
+            was = before.get(key)
+            if was is not None:
+                kept_now.append(was[0])
             else:
                 changed += marks
         if kept_now != sorted(kept_before):
@@ -461,10 +462,11 @@ class Painter:
 def _counted(drawn: list[Stroke]) -> dict[tuple[Hashable, int], tuple[int, tuple[Rect, ...]]]:
     """Each stroke by what it paints and how many times the same was painted before it,
     with its place in the order and its rectangles."""
-    seen: dict[Hashable, int] = {}
     out: dict[tuple[Hashable, int], tuple[int, tuple[Rect, ...]]] = {}
     for order, (what, marks) in enumerate(drawn):
-        n = seen.get(what, 0)
-        seen[what] = n + 1
-        out[(what, n)] = (order, marks)
+        # Nearly every stroke is the only one of its kind: one look finds it new.
+        key = (what, 0)
+        while key in out:
+            key = (what, key[1] + 1)
+        out[key] = (order, marks)
     return out
