@@ -75,7 +75,7 @@ def cold() -> None:
                    shaping.runs, shaping.display_order, shaping.opened, table_layout._fit_lane,
                    table_layout._lay_with_elision, table_layout._node, table_layout._place,
                    table_layout._table, table_screen._segments,
-                   table_screen._halo,
+                   table_screen._halo, table_screen._lit,
                    table_screen._background, tiles.face, tiles.marker, names._named,
                    names._names, shaping.script_of, shaping.is_rtl, tiles._blank):
         cached.cache_clear()
