@@ -64,29 +64,37 @@ def _mix(a: theme.Colour, b: theme.Colour, t: float) -> theme.Colour:
     return (r, g, bl)
 
 
+RING_STEPS = 3
+
+
+def _ring_colour(i: int) -> theme.Colour:
+    """The colour of a ring's `i`-th band from the inside (1 to RING_STEPS)."""
+    return _mix(theme.GOLD, theme.FELT, i / (RING_STEPS + 1))
+
+
 def _ring(surface: pygame.Surface, rect: pygame.Rect, width: int, radius: int) -> None:
     """A gold ring fading into the felt around a large area (opaque, so it stays cheap
     on big rectangles)."""
-    steps = 3
-    for i in range(steps, 0, -1):
-        colour = _mix(theme.GOLD, theme.FELT, i / (steps + 1))
-        grow = 2 * i * width // steps
-        pygame.draw.rect(surface, colour, rect.inflate(grow, grow), width=max(1, width // steps),
-                         border_radius=radius + grow // 2)
+    for i in range(RING_STEPS, 0, -1):
+        grow = 2 * i * width // RING_STEPS
+        pygame.draw.rect(surface, _ring_colour(i), rect.inflate(grow, grow),
+                         width=max(1, width // RING_STEPS), border_radius=radius + grow // 2)
 
 
 # Never drawn by a lit frame: what of its picture is left this colour is not copied.
 _UNLIT = (255, 0, 255)
 
 
-@lru_cache(maxsize=16)  # a table's lit lanes and panels: 10 sizes at 14 seats, 3 MB
+@lru_cache(maxsize=16)  # the table's lit lanes and panels: 10 sizes at 14 seats, 0.7 MB
 def _lit(w: int, h: int, edge: int, border: int) -> pygame.Surface:
     """A lit lane's or panel's ring and border, drawn once for its size: the turn moves
     on at every play, and the frames it leaves and reaches are painted again in every
     cell they cross. Drawn `2 * edge` pixels in from the picture's edge, as far as the
-    ring reaches beyond the area."""
+    ring reaches beyond the area; a byte a pixel, its few colours in a palette, as the
+    picture is mostly the area inside, left unpainted."""
     pad = 2 * edge
-    picture = pygame.Surface((w + 2 * pad, h + 2 * pad))
+    picture = pygame.Surface((w + 2 * pad, h + 2 * pad), depth=8)
+    picture.set_palette([_UNLIT, theme.GOLD, *map(_ring_colour, range(1, RING_STEPS + 1))])
     picture.fill(_UNLIT)
     picture.set_colorkey(_UNLIT)
     area = pygame.Rect(pad, pad, w, h)
@@ -252,7 +260,11 @@ def _felt(what: tuple[Any, ...]) -> pygame.Surface:
     more than copying a rectangle of it: the same stroke is known by identity."""
     global _felt_shown
     if _felt_shown is None or _felt_shown[0] is not what:
-        _felt_shown = (what, _background(*what[1:]))
+        felt = _background(*what[1:])
+        if _felt_shown is not None and _felt_shown[1] is not felt:
+            # Another table (or screen size): the lit frames kept are for other sizes.
+            _lit.cache_clear()
+        _felt_shown = (what, felt)
     return _felt_shown[1]
 
 

@@ -172,6 +172,23 @@ def test_a_lit_frame_drawn_once_and_copied_is_the_frame_drawn_in_place(x, y, w, 
     assert pixels(copied) == pixels(in_place)
 
 
+def test_a_screen_keeps_the_lit_frames_of_the_table_it_shows_only():
+    """Lit frames are kept by size for the table on the screen; another table's sizes
+    are forgotten when its felt goes, so a screen shown many tables stays as small as
+    one showing one."""
+    size = (1920, 1080)
+    painter, surface = table_screen.Painter(), pygame.Surface(size)
+    for view in _GAMES[14]:
+        painter.draw(surface, view)
+    assert table_screen._lit.cache_info().currsize > 4
+    small = [v for v in _GAMES[2] if v.phase == "play"]
+    for view in small:
+        painter.draw(surface, view)
+    frames = {(w[1][2], w[1][3]) for v in small
+              for w, _ in table_screen.strokes(layout(v, size)) if w[0].endswith("_lit")}
+    assert 0 < table_screen._lit.cache_info().currsize <= len(frames)
+
+
 def newest_area(view: View, size: tuple[int, int]) -> pygame.Rect:
     """Around the newest tile: as far as its largest glow reaches, in whole cells."""
     lay = layout(view, size)
