@@ -115,7 +115,9 @@ def _background(
     edge: int,
 ) -> pygame.Surface:
     """The felt, the lanes, the panels and the hub as they are when nothing is lit:
-    the same for every view of one table, so it is drawn once and copied."""
+    the same for every view of one table, so it is drawn once and copied. A new one is
+    another table (or screen size): the lit frames kept are for the last one's sizes."""
+    _lit.cache_clear()
     surface = pygame.Surface(size)
     surface.fill(theme.FELT)
     for rect, colour, mexican in lanes:
@@ -260,11 +262,7 @@ def _felt(what: tuple[Any, ...]) -> pygame.Surface:
     more than copying a rectangle of it: the same stroke is known by identity."""
     global _felt_shown
     if _felt_shown is None or _felt_shown[0] is not what:
-        felt = _background(*what[1:])
-        if _felt_shown is not None and _felt_shown[1] is not felt:
-            # Another table (or screen size): the lit frames kept are for other sizes.
-            _lit.cache_clear()
-        _felt_shown = (what, felt)
+        _felt_shown = (what, _background(*what[1:]))
     return _felt_shown[1]
 
 

@@ -92,6 +92,20 @@ def test_a_line_break_falls_where_measuring_every_start_puts_it(words, size, wid
         words, size, width, rtl)
 
 
+SEATS = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal", "Ida", "Kit", "Lu", "Mo", "Ned",
+         "Ola")
+
+
+def reveal_prompt(tapped: int, totals: list[int]) -> str:
+    """A reveal's prompt as the screen says it, a seat for each of `totals` (its leftover
+    tiles), the first seat having tapped `tapped` of them and the others none."""
+    return ("Tap your leftover tiles on your own pad, then PASS ("
+            + ", ".join(f"\u2068{name}\u2069 \u2068{tapped if i == 0 else 0}\u2069/"
+                        f"\u2068{total}\u2069"
+                        for i, (name, total) in enumerate(zip(SEATS, totals, strict=False)))
+            + ")")
+
+
 def test_a_reveal_tap_rewraps_its_prompt_measuring_little_more_than_the_prompt(monkeypatch):
     """A reveal's prompt at a full table names every seat with its count, and each tap
     changes one count. Halving the words measured half of everything left for each line,
@@ -99,13 +113,9 @@ def test_a_reveal_tap_rewraps_its_prompt_measuring_little_more_than_the_prompt(m
     prompt is measured once whole, and each line about twice; its words come back from
     the prompt before the tap."""
     pygame.font.init()
-    names = ("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus", "Hal", "Ida", "Kit", "Lu", "Mo",
-             "Ned", "Ola")
 
     def prompt(tapped: int) -> str:
-        return ("Tap your leftover tiles on your own pad, then PASS ("
-                + ", ".join(f"\u2068{name}\u2069 \u2068{tapped if i == 0 else 0}\u2069/"
-                            f"\u2068{i % 7 + 1}\u2069" for i, name in enumerate(names)) + ")")
+        return reveal_prompt(tapped, [i % 7 + 1 for i in range(len(SEATS))])
 
     kept: dict[tuple[str, int, bool], int] = {}  # as the screen keeps them
     measured: list[str] = []
@@ -132,10 +142,7 @@ def test_a_prompt_fitted_again_after_a_tap_tries_two_sizes(monkeypatch):
     pygame.font.init()
 
     def prompt(tapped: int) -> str:
-        return ("Tap your leftover tiles on your own pad, then PASS ("
-                + ", ".join(f"\u2068{name}\u2069 \u2068{tapped if i == 0 else 0}\u2069/"
-                            f"\u2068{i + 2}\u2069" for i, name in
-                            enumerate(("Ana", "Bo", "Cy", "Di", "Eli", "Fay", "Gus"))) + ")")
+        return reveal_prompt(tapped, [i + 2 for i in range(7)])
 
     box = (0, 0, 439, 99)
     first = text.fit(prompt(0), box, max_size=64, min_size=28, max_lines=4)
