@@ -6,11 +6,11 @@ and open files, for the table screen and the wall.
 Each screen runs in a process of its own, as on the Pi, and draws every view of
 `tests/views/` in English, Persian, Arabic, Lithuanian, Greek and Telugu (the view's
 seats and the wall speaking that language), through the same code as `roundhouse display`
-(`display.client.in_language`, the table's `Painter` with a frame of the pulse, the
-wall's `render`, then `display.memory.release` as the display loop does after each new
-view). It prints, per screen, the
-resident memory (VmRSS) and the number of open file descriptors once all are drawn, and
-the largest of each along the way. Prints figures; it asserts nothing. Goals (a 2 GB Pi
+(`display.client.in_language`, the table's `Painter` with a frame of the pulse and what
+it draws ahead, the wall's `render`, then `display.memory.release` as the display loop
+does after each new view). It prints, per screen, the resident memory (VmRSS) and the
+number of open file descriptors once all are drawn, and the largest of each along the
+way. Prints figures; it asserts nothing. Goals (a 2 GB Pi
 running two screens beside the service): under 80 MiB and under 64 open files each.
 """
 
@@ -48,13 +48,16 @@ def measure(screen: str, size: str) -> dict[str, float]:
     pygame.init()
     surface = pygame.Surface(parse_size(size))
     # The table screen is drawn as the display loop draws it: each view repainted where
-    # it differs from the last one, then a frame of the newest tile's pulse.
+    # it differs from the last one, a frame of the newest tile's pulse, and what the loop
+    # draws ahead while the table waits.
     painter = table_screen.Painter()
 
     def draw(surface: pygame.Surface, view: View) -> None:
         if screen == "table":
             painter.draw(surface, view)
             painter.draw(surface, view, now=0.2)
+            for _ in painter.ahead():
+                pass
         else:
             wall_screen.render(surface, view)
 

@@ -23,6 +23,7 @@ from typing import Any
 import pygame
 
 from display import text, theme, tiles
+from display.rehearsal import likely_next
 from display.table_layout import (
     Rect,
     TableLayout,
@@ -384,6 +385,10 @@ class Painter:
         self._shown: dict[tuple[Hashable, int], tuple[int, tuple[Rect, ...]]] = {}
         self._view: View | None = None
         self._layout: TableLayout | None = None
+        # The views laid out ahead (`likely_next`) this round, by what they guessed: each
+        # is laid out once a round, not after every view that foresees it.
+        self._rehearsed: set[tuple[object, ...]] = set()
+        self._rehearsed_round: tuple[int, tuple[int, int]] | None = None
 
     def forget(self) -> None:
         self._surface = None
@@ -443,16 +448,32 @@ class Painter:
         return dirty
 
     def ahead(self) -> Iterator[None]:
-        """Draws ahead, a tile's face at a time, what the next view is likely to need: the
-        face of every tile on the table at the likeliest sizes the trains would shrink to
-        if one of them grew (`smaller_tiles`), the trains laid out a lane a step. Without
-        it the view that shrinks them draws every face anew, and is the slowest of its
-        round. Only caches are filled: the pictures are the same. Each step is short, so
-        the caller can stop between any two to draw a view that came."""
+        """Draws ahead, a step at a time, what the next view is likely to need: the face
+        of every tile on the table at the likeliest sizes the trains would shrink to if
+        one of them grew (`smaller_tiles`), the trains laid out a lane a step, a face a
+        step; and the layout of the views the table is likely to show next
+        (`rehearsal.likely_next`: the next seat's turn, the next stage), one a step,
+        each once a round. Without it the view that shrinks the tiles draws every face
+        anew, and the first view of a stage opens its fonts and measures its words: the
+        slowest views of a round. Only caches are filled: the pictures are the same. The
+        caller can stop between any two steps to draw a view that came."""
         view, lay = self._view, self._layout
         yield
         if view is None or lay is None:
             return
+        if self._rehearsed_round != (view.round, lay.size):
+            self._rehearsed_round = (view.round, lay.size)
+            self._rehearsed.clear()
+        # Again as seats join; a next stage again whenever its words change (a round's
+        # end, as the seats' counts go down).
+        joined = tuple(s.joined for s in view.seats)
+        for guess in likely_next(view):
+            key = (guess.phase, guess.stage, guess.round, guess.turn, joined,
+                   None if guess.phase == view.phase else guess.prompt)
+            if key not in self._rehearsed:
+                self._rehearsed.add(key)
+                layout(guess, lay.size)
+                yield
         for short in smaller_tiles(view, lay.size)[:AHEAD_SIZES]:
             yield
             for lane in tiles_at(view, lay.size, short):

@@ -18,6 +18,7 @@ from firmware_py.rules import Draw, Options, RulesError, StartRound, State, Trai
 from firmware_py.stages import Stage
 from roundhouse import messages as say
 from roundhouse.message import Message, message
+from roundhouse.round_end import over_prompt, reveal_prompt, summary_prompt
 from roundhouse.view import (
     KEY_OPTIONS,
     Branch,
@@ -263,20 +264,12 @@ def _prompt(game: Game, m: Moment, pads: Pads) -> Message | None:
     if m.stage in _SETTING_UP:
         return _deal_prompt(game, m)
     if m.stage is Stage.REVEAL:
-        waiting = [
-            message(say.PROGRESS, seat=e, done=len(m.shown_by(e)), of=state.hand_counts[e])
-            for e in state.awaiting_reveal
-        ]
-        return message(say.REVEAL, waiting=waiting)
+        return reveal_prompt((e, len(m.shown_by(e)), state.hand_counts[e])
+                             for e in state.awaiting_reveal)
     if m.stage is Stage.SUMMARY:
-        if state.went_out is not None:
-            return message(say.SUMMARY_OUT, round=state.round, seat=state.went_out,
-                           next=state.round + 1)
-        return message(say.SUMMARY_BLOCKED, round=state.round, next=state.round + 1)
+        return summary_prompt(state.round, state.went_out)
     if m.stage is Stage.OVER:
-        if state.ranking:
-            return message(say.OVER, winner_seat=state.ranking[0])
-        return message(say.OVER_NOBODY)
+        return over_prompt(state.ranking or ())
     return _play_prompt(game, m, pads)
 
 

@@ -145,15 +145,17 @@ def forget_layouts() -> None:
 @pytest.mark.parametrize("seats", (8, 14))
 def test_a_view_is_laid_out_the_same_whatever_was_laid_out_before_it(seats):
     """The layout keeps what it worked out for the trains and words of the views before
-    (and of the sizes drawn ahead): what it kept never changes a view's layout."""
+    (and of what was drawn ahead: the sizes the tiles may shrink to, the views likely to
+    come next): what it kept never changes a view's layout."""
     size = (1280, 800)
     views = _GAMES[seats]
     forget_layouts()
     kept = []
+    painter = table_screen.Painter()
     for view in views:
-        kept.append(layout(view, size))
-        for short in smaller_tiles(view, size)[:table_screen.AHEAD_SIZES]:
-            list(tiles_at(view, size, short))
+        kept.append(painter.layout(view, size))
+        for _ in painter.ahead():
+            pass
     for view, lay in list(zip(views, kept, strict=True))[::5]:
         forget_layouts()
         assert layout(view, size) == lay, f"view {view.seq}"
