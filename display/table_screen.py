@@ -386,7 +386,7 @@ class Painter:
         self._view: View | None = None
         self._layout: TableLayout | None = None
         # The views laid out ahead (`likely_next`) this round, by what they guessed: each
-        # is laid out once a round, not after every view that foresees it.
+        # is laid out once, not after every view that foresees it again.
         self._rehearsed: set[tuple[object, ...]] = set()
         self._rehearsed_round: tuple[int, tuple[int, int]] | None = None
 
@@ -453,7 +453,7 @@ class Painter:
         one of them grew (`smaller_tiles`), the trains laid out a lane a step, a face a
         step; and the layout of the views the table is likely to show next
         (`rehearsal.likely_next`: the next seat's turn, the next stage), one a step,
-        each once a round. Without it the view that shrinks the tiles draws every face
+        each once for what it guesses. Without it the view that shrinks the tiles draws every face
         anew, and the first view of a stage opens its fonts and measures its words: the
         slowest views of a round. Only caches are filled: the pictures are the same. The
         caller can stop between any two steps to draw a view that came."""
