@@ -18,19 +18,25 @@ from __future__ import annotations
 from dataclasses import replace
 
 from roundhouse.round_end import over_prompt, reveal_prompt, summary_prompt
-from roundhouse.view import Phase, Stage, View
+from roundhouse.view import Phase, Stage, TrainView, View
+from roundhouse.vocabulary import MEXICAN
 
 
 def likely_next(view: View) -> tuple[View, ...]:
     """Views like the next the table may show after `view`, the likeliest first: the next
     seat's turn in play, and the first view of each stage that may follow `view`'s
     (docs/flow.md)."""
-    joined = tuple(s.seat for s in view.seats if s.joined)
+    joined = tuple(i for i, s in enumerate(view.seats) if s.joined)
     if not joined:
         return ()
     phase = view.phase
     if phase in (Phase.LOBBY, Phase.GAME_OVER):
-        return _next_round(replace(view, round=0), joined[0])
+        # A game seats only those who joined, numbered from 0.
+        seats = tuple(replace(view.seats[i], seat=n, hand=0, one_tile=False, total=0)
+                      for n, i in enumerate(joined))
+        game = replace(view, round=0, seats=seats, totals=(0,) * len(seats), scores=(),
+                       trains=(), ranking=None)
+        return _next_round(game)
     if phase == Phase.DEAL:
         return (_play(view, view.round, joined[0] if view.turn is None else view.turn),)
     if phase == Phase.PLAY:
@@ -40,49 +46,60 @@ def likely_next(view: View) -> tuple[View, ...]:
         ended = (_ended(view),) if ending else ()
         if view.turn is None:
             return ended
-        later = [s for s in joined if s > view.turn]
+        later = [i for i in joined if i > view.turn]
         return (replace(view, turn=(later or list(joined))[0]), *ended)
     if phase == Phase.ROUND_OVER and view.revealed is not None:
         return (_scored(replace(view, revealed=None)),)
     if phase == Phase.ROUND_OVER:
-        return _next_round(view, joined[0])
+        return _next_round(view)
     return ()
 
 
 def _ended(view: View) -> View:
-    """The round's end, as likely as not reached by the seat to play laying its last tile."""
-    out = view.turn if view.turn is not None and view.seats[view.turn].hand <= 1 else None
-    seats = tuple(replace(s, hand=0, one_tile=False) if s.seat == out else s
-                  for s in view.seats)
+    """The round's end. If the seat to play is down to its last tile, it goes out;
+    otherwise the round is taken as blocked."""
+    turn = view.turn
+    out = turn if turn is not None and view.seats[turn].hand <= 1 else None
+    seats = tuple(replace(s, hand=0, one_tile=False) if i == out else s
+                  for i, s in enumerate(view.seats))
     ended = replace(view, seats=seats, turn=None, last_play=None, went_out=out)
     if view.hand_mode != "open":
         return _scored(ended)
     # Open hands: each seat with tiles left first taps them.
     return replace(ended, phase=Phase.ROUND_OVER, stage=Stage.REVEAL,
                    revealed=tuple(None if s.joined and s.hand else 0 for s in seats),
-                   prompt=reveal_prompt((s.seat, 0, s.hand) for s in seats
+                   prompt=reveal_prompt((i, 0, s.hand) for i, s in enumerate(seats)
                                         if s.joined and s.hand))
 
 
 def _scored(view: View) -> View:
-    """The round's summary, or the final ranking after the last round."""
+    """The round's summary, or the final ranking after the last round (by the totals
+    shown: the rules' ties and the round's scores are the table's to settle)."""
     if view.round < view.rounds:
         return replace(view, phase=Phase.ROUND_OVER, stage=Stage.SUMMARY,
                        prompt=summary_prompt(view.round, view.went_out))
-    ranked = tuple(s.seat for s in sorted(view.seats, key=lambda s: s.total) if s.joined)
+    ranked = tuple(sorted((i for i, s in enumerate(view.seats) if s.joined),
+                          key=lambda i: view.seats[i].total))
     return replace(view, phase=Phase.GAME_OVER, stage=Stage.OVER, ranking=ranked,
                    prompt=over_prompt(ranked))
 
 
-def _next_round(view: View, first: int) -> tuple[View, ...]:
-    """The next round's first play view and its deal (who leads, the deal or the hunt)."""
-    return (_play(view, view.round + 1, first),
-            replace(view, phase=Phase.DEAL, stage=Stage.DEAL, round=view.round + 1,
-                    ranking=None))
+def _next_round(view: View) -> tuple[View, ...]:
+    """The next round's first play view, and its deal (who leads, the deal or the hunt),
+    before either has a tile on the table."""
+    first = next(i for i, s in enumerate(view.seats) if s.joined)
+    dealt = replace(view, phase=Phase.DEAL, stage=Stage.DEAL, round=view.round + 1,
+                    turn=None, trains=(), pending_doubles=(), last_play=None,
+                    revealed=None, ranking=None)
+    return (_play(view, view.round + 1, first), dealt)
 
 
 def _play(view: View, round_: int, turn: int) -> View:
-    """The first play view of round `round_`, before any train is laid."""
+    """The first play view of round `round_`: every train empty, the engine in the hub."""
+    trains = (tuple(replace(t, tiles=(), open=False, branches=()) for t in view.trains)
+              or (*(TrainView(str(i), i, s.name, (), False) for i, s in enumerate(view.seats)
+                    if s.joined),
+                  TrainView(MEXICAN, None, "Mexican train", (), False)))
     return replace(view, phase=Phase.PLAY, stage=Stage.PLAY, round=round_, turn=turn,
-                   trains=(), pending_doubles=(), last_play=None, revealed=None,
+                   trains=trains, pending_doubles=(), last_play=None, revealed=None,
                    ranking=None)

@@ -33,8 +33,10 @@ from display.table_layout import (
     smaller_tiles,
     tiles_at,
 )
-from roundhouse.view import View
+from roundhouse.view import Phase, View
 
+# The phases in the order a round goes through them (docs/flow.md).
+_FLOW = (Phase.LOBBY, Phase.DEAL, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER)
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
 AHEAD_SIZES = 2  # smaller tile sizes whose faces are drawn ahead (tiles.FACES_KEPT)
 
@@ -388,7 +390,7 @@ class Painter:
         # The views laid out ahead (`likely_next`) this round, by what they guessed: each
         # is laid out once, not after every view that foresees it again.
         self._rehearsed: set[tuple[object, ...]] = set()
-        self._rehearsed_round: tuple[int, tuple[int, int]] | None = None
+        self._rehearsed_at: tuple[int, int, tuple[int, int]] | None = None
 
     def forget(self) -> None:
         self._surface = None
@@ -461,14 +463,18 @@ class Painter:
         yield
         if view is None or lay is None:
             return
-        if self._rehearsed_round != (view.round, lay.size):
-            self._rehearsed_round = (view.round, lay.size)
+        # Forgotten at each new round, and where the flow goes back (a new game of one
+        # round after the last, a move taken back).
+        at = (view.round, _FLOW.index(view.phase), lay.size)
+        last = self._rehearsed_at
+        if last is None or at[0] != last[0] or at[1] < last[1] or at[2] != last[2]:
             self._rehearsed.clear()
-        # Again as seats join; a next stage again whenever its words change (a round's
-        # end, as the seats' counts go down).
-        joined = tuple(s.joined for s in view.seats)
+        self._rehearsed_at = at
+        # Again as seats join, change their names or languages; a next stage again
+        # whenever its words change (a round's end, as the seats' counts go down).
+        seats = tuple((s.joined, s.name, s.language) for s in view.seats)
         for guess in likely_next(view):
-            key = (guess.phase, guess.stage, guess.round, guess.turn, joined,
+            key = (guess.phase, guess.stage, guess.round, guess.turn, seats, view.language,
                    None if guess.phase == view.phase else guess.prompt)
             if key not in self._rehearsed:
                 self._rehearsed.add(key)

@@ -14,6 +14,7 @@ from sample_views import all_view_names, as_view, game, load
 
 from display import client, sleep, table_screen, theme
 from display.client import Follower, FrameSink, WindowSink
+from display.rehearsal import likely_next
 from display.table_layout import layout
 from display.views import in_language
 from roundhouse.tablefile import SleepSettings
@@ -364,6 +365,7 @@ def test_a_screen_in_a_language_of_its_own_lays_out_a_pulse_once(monkeypatch, no
         follower.step()
     pulses = [shot for name, _, _, shot in sink.shown if name == "pulse"]
     shown = in_language(view, "table", "fa")
-    # Laid out once (the others laid out are those drawn ahead: the next seat's turn).
+    # Laid out once; the others are the views drawn ahead, each once.
     assert len(pulses) > 40 and laid.count(shown) == 1
+    assert [v for v in laid if v != shown] == list(likely_next(shown))
     assert pulses[-1] == from_scratch(shown, (1280, 720))

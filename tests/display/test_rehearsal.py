@@ -12,7 +12,7 @@ import pygame
 import pytest
 from sample_views import game
 
-from display import shaping, table_layout, table_screen, text
+from display import ink, names, shaping, table_layout, table_screen, text, tiles
 from display.rehearsal import likely_next
 from roundhouse.view import Phase, Stage, View
 
@@ -20,12 +20,16 @@ SIZE = (1920, 1080)
 
 
 def forget_words() -> None:
-    """Close every font and forget every word measured and text fitted."""
-    for cached in (shaping.opened, shaping.runs, text.fit, text.text_width, text._line,
-                   text._turned_line, text.line_height):
-        cached.cache_clear()
+    """A screen that has drawn nothing: every font closed, every word measured and text
+    fitted forgotten, and every layout."""
+    for module in (ink, names, shaping, table_layout, text, tiles):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
     table_layout._PANELS.clear()
     text._MISSED_BY.clear()
+    shaping._HAS.clear()
+    names._recent.clear()
 
 
 def first_views(views: list[View]) -> list[int]:
@@ -56,8 +60,8 @@ def test_the_first_view_of_each_stage_finds_its_fonts_opened_ahead(seats):
     firsts = first_views(views)
     assert [views[i].stage for i in firsts] == [Stage.HUNT, Stage.PLAY, Stage.REVEAL,
                                                 Stage.OVER]
-    straight = [fonts_opened(views, waiting=False)[i] for i in firsts]
-    waited = [fonts_opened(views, waiting=True)[i] for i in firsts]
+    straight, waited = fonts_opened(views, waiting=False), fonts_opened(views, waiting=True)
+    straight, waited = [straight[i] for i in firsts], [waited[i] for i in firsts]
     assert all(w <= s for w, s in zip(waited, straight, strict=True)), (waited, straight)
     assert 2 * sum(waited) <= sum(straight), (waited, straight)
 
@@ -98,7 +102,8 @@ def test_after_a_rounds_summary_the_next_round_is_foreseen():
     phases = [(g.phase, g.round) for g in likely_next(summary)]
     assert (Phase.PLAY, 2) in phases and (Phase.DEAL, 2) in phases
     play = next(g for g in likely_next(summary) if g.phase == Phase.PLAY)
-    assert play.trains == () and play.turn is not None
+    assert [t.id for t in play.trains] == [t.id for t in summary.trains]
+    assert all(not t.tiles for t in play.trains) and play.turn is not None
 
     # Not the last round: the reveal leads to the summary; the last: to the ranking.
     (after,) = likely_next(replace(reveal, rounds=3))
@@ -110,9 +115,22 @@ def test_after_a_rounds_summary_the_next_round_is_foreseen():
     assert totals == sorted(totals)
 
 
-def test_an_empty_lobby_foresees_nothing():
-    lobby = replace(game(8)[0], seats=())
+def test_a_lobby_nobody_joined_foresees_nothing():
+    lobby = game(8)[0]
+    assert not any(s.joined for s in lobby.seats)
     assert likely_next(lobby) == ()
+
+
+def test_a_game_foreseen_from_the_lobby_seats_those_who_joined():
+    lobby = game(8)[0]
+    seats = tuple(replace(s, joined=s.seat in (1, 4, 6)) for s in lobby.seats)
+    play, deal = likely_next(replace(lobby, seats=seats))
+    for view in (play, deal):
+        assert [(s.seat, s.name) for s in view.seats] == [
+            (0, seats[1].name), (1, seats[4].name), (2, seats[6].name)]
+    # As the table shows a round's first play: every train there, and empty.
+    assert [t.owner for t in play.trains] == [0, 1, 2, None]
+    assert all(not t.tiles for t in play.trains) and play.turn == 0
 
 
 def test_each_guess_is_laid_out_once_a_round(monkeypatch):
@@ -136,3 +154,48 @@ def test_each_guess_is_laid_out_once_a_round(monkeypatch):
     for _ in painter.ahead():
         pass
     assert laid == []  # the same view again, while the table still waits
+
+    # The next view of the round foresees its own next turn; the round's end, foreseen
+    # with the same words, is not laid out again.
+    later = replace(view, turn=likely_next(view)[0].turn, seq=view.seq + 1)
+    painter.draw(pygame.Surface(SIZE), later)
+    laid.clear()
+    for _ in painter.ahead():
+        pass
+    assert [(v.phase, v.turn) for v in laid] == [(Phase.PLAY, likely_next(later)[0].turn)]
+
+    # A new round, or a new game of one round after the last, forgets what was foreseen.
+    summary = replace(view, phase=Phase.ROUND_OVER, stage=Stage.SUMMARY, rounds=2)
+    over = replace(view, phase=Phase.GAME_OVER, stage=Stage.OVER)
+    for before, fresh in ((over, view), (summary, replace(view, round=2, rounds=2))):
+        painter.draw(pygame.Surface(SIZE), before)
+        for _ in painter.ahead():
+            pass
+        painter.draw(pygame.Surface(SIZE), fresh)
+        laid.clear()
+        for _ in painter.ahead():
+            pass
+        assert [v.phase for v in laid] == [Phase.PLAY, Phase.ROUND_OVER]
+
+
+def test_a_seat_that_changes_its_language_is_foreseen_in_it(monkeypatch):
+    view = next(v for v in game(8) if v.stage == Stage.PLAY and v.turn is not None)
+    painter = table_screen.Painter()
+    painter.draw(pygame.Surface(SIZE), view)
+    for _ in painter.ahead():
+        pass
+    laid: list[View] = []
+
+    def counted(v: View, size: tuple[int, int]) -> table_layout.TableLayout:
+        laid.append(v)
+        return table_layout.layout(v, size)
+
+    monkeypatch.setattr(table_screen, "layout", counted)
+    nxt = likely_next(view)[0].turn
+    assert nxt is not None
+    seats = tuple(replace(s, language="te") if s.seat == nxt else s for s in view.seats)
+    painter.draw(pygame.Surface(SIZE), replace(view, seats=seats, seq=view.seq + 1))
+    laid.clear()
+    for _ in painter.ahead():
+        pass
+    assert [(v.turn, v.seats[nxt].language) for v in laid] == [(nxt, "te")]
