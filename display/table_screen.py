@@ -455,10 +455,10 @@ class Painter:
         one of them grew (`smaller_tiles`), the trains laid out a lane a step, a face a
         step; and the layout of the views the table is likely to show next
         (`rehearsal.likely_next`: the next seat's turn, the next stage), one a step,
-        each once for what it guesses. Without it the view that shrinks the tiles draws every face
-        anew, and the first view of a stage opens its fonts and measures its words: the
-        slowest views of a round. Only caches are filled: the pictures are the same. The
-        caller can stop between any two steps to draw a view that came."""
+        each once for what it guesses. Without it the view that shrinks the tiles draws
+        every face anew, and the first view of a stage opens its fonts and measures its
+        words: the slowest views of a round. Only caches are filled: the pictures are the
+        same. The caller can stop between any two steps to draw a view that came."""
         view, lay = self._view, self._layout
         yield
         if view is None or lay is None:
