@@ -13,7 +13,6 @@ import stat
 import sys
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from roundhouse.declension import ALL_CASES, CASES, GENDERS, Forms
 from roundhouse.errors import RoundhouseError
 from roundhouse.render import DEFAULT_LANGUAGE, languages
 from roundhouse.tablefile import DEFAULT_SOCKET
+from roundhouse.value import Value, frozen
 
 DEFAULT_CONFIG = Path("/etc/roundhouse/table.toml")
 DEFAULT_DATABASE = Path("/var/lib/roundhouse/roundhouse.db")
@@ -48,8 +48,8 @@ class ConfigError(RoundhouseError):
         super().__init__("\n".join(self.problems))
 
 
-@dataclass(frozen=True)
-class SeatConfig:
+@frozen
+class SeatConfig(Value):
     """One seat: its player's name, its two buttons' pins, its language."""
 
     seat: int
@@ -62,8 +62,8 @@ class SeatConfig:
     forms: Forms = ()
 
 
-@dataclass(frozen=True)
-class ReaderConfig:
+@frozen
+class ReaderConfig(Value):
     """One pad's reader: where it is plugged and how it speaks."""
 
     pad: str  # a seat's train pad ("0".."n-1") or "mexican"
@@ -76,8 +76,8 @@ class ReaderConfig:
     uid_bytes: tuple[int, ...] | None = None  # a line reader's UID sizes; None: its default
 
 
-@dataclass(frozen=True)
-class ScreenConfig:
+@frozen
+class ScreenConfig(Value):
     """One screen's size, whether it fills the display, and its language."""
 
     width: int
@@ -86,16 +86,16 @@ class ScreenConfig:
     language: str | None = None  # None: the table's language
 
 
-@dataclass(frozen=True)
-class DisplayConfig:
+@frozen
+class DisplayConfig(Value):
     """The table screen and the wall screen."""
 
     table: ScreenConfig
     wall: ScreenConfig
 
 
-@dataclass(frozen=True)
-class Config:
+@frozen
+class Config(Value):
     """A table's whole configuration, checked (`load_config`)."""
 
     source: Path | None

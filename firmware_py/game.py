@@ -61,7 +61,7 @@ from roundhouse.errors import RoundhouseError
 from roundhouse.message import Message, message
 from roundhouse.refusals import BONEYARD_EMPTY
 from roundhouse.render import render
-from roundhouse.value import Value
+from roundhouse.value import Value, frozen
 
 
 class TableError(RoundhouseError):
@@ -177,8 +177,8 @@ class LastPlay(Value):
         object.__setattr__(self, "tile", tile)
 
 
-@dataclass(frozen=True, slots=True)
-class Moment:
+@frozen
+class Moment(Value):
     """The whole game at one point: the engine state plus what the table waits for."""
 
     state: State

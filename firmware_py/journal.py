@@ -37,7 +37,6 @@ import stat
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +51,7 @@ from roundhouse.tablefile import (
     beside,
     cut_database,
 )
+from roundhouse.value import Value, frozen
 
 if TYPE_CHECKING:
     import tempfile
@@ -156,8 +156,8 @@ _UNWRITABLE_CODES = frozenset({3, 8, 10, 13, 14})  # PERM, READONLY, IOERR, FULL
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED
 
 
-@dataclass(frozen=True)
-class Snapshot:
+@frozen
+class Snapshot(Value):
     """A game's newest snapshot, found to agree with the entries it follows: `seq` is
     the number of the last entry it holds, `text` what the table wrote (`append`)."""
 
@@ -194,8 +194,8 @@ def _entries_digest(entries: Iterable[str]) -> Any:
     return hashlib.sha256("".join(f"{text}\n" for text in entries).encode())
 
 
-@dataclass(frozen=True)
-class GameSummary:
+@frozen
+class GameSummary(Value):
     """One game kept in the journal, as `roundhouse games` lists it."""
 
     id: int

@@ -29,7 +29,6 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, overload
 
 from firmware_py.entries import BadEntry, Undo, entry_from_json
@@ -56,6 +55,7 @@ from firmware_py.rules import (
     state_to_stored,
 )
 from firmware_py.stages import Stage
+from roundhouse.value import Value, frozen
 
 log = logging.getLogger(__name__)
 
@@ -191,8 +191,8 @@ def _same(a: Moment, b: Moment) -> bool:
 # ---- reading a snapshot back -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Resumed:
+@frozen
+class Resumed(Value):
     """A game taken up from its snapshot and the `entries` after it."""
 
     game: Game

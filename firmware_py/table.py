@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Protocol
 
 from firmware_py.config import Config
@@ -61,6 +61,7 @@ from hardware.events import Event
 from roundhouse import messages as say
 from roundhouse.message import Message, message
 from roundhouse.render import languages
+from roundhouse.value import Value, frozen
 from roundhouse.view import Notice, View
 from roundhouse.vocabulary import MEXICAN, SEATS, pad_seat
 
@@ -628,8 +629,8 @@ class Table:
         return config.name if config else f"Seat {seat}"
 
 
-@dataclass(frozen=True, slots=True)
-class _Player:
+@frozen
+class _Player(Value):
     """A player seated by their card."""
 
     name: str

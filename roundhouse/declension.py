@@ -23,9 +23,10 @@ This module imports nothing of the project, so the screens may import it.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeAlias
+
+from roundhouse.value import Value, frozen
 
 __all__ = ["ALL_CASES", "CASES", "GENDERS", "Forms", "Name", "decline", "form_of"]
 
@@ -43,8 +44,8 @@ GENDERS = ("masculine", "feminine")
 Forms: TypeAlias = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+@frozen
+class Name(Value):
     """A seat's name as the sentences say it: `text` as written (or the catalogue's
     "Seat N" for a seat the configuration names nobody, `number` then set), the
     person's `gender` where the configuration gives it, and the forms it gives."""

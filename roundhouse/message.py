@@ -14,10 +14,10 @@ finds every template, with its id as gettext context (`roundhouse.catalogues`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import NamedTuple, TypeAlias
 
 from roundhouse.errors import RoundhouseError
+from roundhouse.value import Value, frozen
 
 Arg: TypeAlias = "int | str | bool | Message | tuple[Arg, ...] | None"
 
@@ -46,8 +46,8 @@ def say_n(message_id: str, singular: str, plural: str) -> str:
     return message_id
 
 
-@dataclass(frozen=True, slots=True)
-class Message:
+@frozen
+class Message(Value):
     """One sentence of the table, by id, with its arguments in the order given."""
 
     id: str

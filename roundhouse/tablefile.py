@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from roundhouse.errors import RoundhouseError
+from roundhouse.value import Value, frozen
 
 DEFAULT_SOCKET = Path("/run/roundhouse/view.sock")
 # The table's database: SQLite's application_id that marks it ours ("RHOU"), and the
@@ -82,8 +82,8 @@ def view_socket(config: Path) -> Path:
     return config.resolve().parent / Path(value).expanduser()
 
 
-@dataclass(frozen=True)
-class SpeechSettings:
+@frozen
+class SpeechSettings(Value):
     """`[display.speech]`: what the speech view says aloud."""
 
     enabled: bool = True  # false: the speech view stays silent
@@ -91,8 +91,8 @@ class SpeechSettings:
     rate: int = 160  # words a minute
 
 
-@dataclass(frozen=True)
-class SleepSettings:
+@frozen
+class SleepSettings(Value):
     """`[display.sleep]`: when the screens dim and blank with no game in play."""
 
     dim_after_s: float = 600.0  # 0: never

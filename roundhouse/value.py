@@ -16,13 +16,20 @@ with `object.__setattr__`.
 - matched by position in a `case Name(a, b)` pattern (`__match_args__`), copied and
   pickled as a slotted frozen dataclass is.
 
-`dataclasses.replace`, `fields` and `asdict` do not know them: values that need those
-stay dataclasses.
+A value that `dataclasses.replace`, `fields` and `asdict` must know, or whose fields have
+defaults, is written as a dataclass is and decorated with `@frozen` instead: the
+dataclass machinery records its fields (and makes its slots) without writing a function,
+and only its `__init__` is compiled, the rest being the shared functions below. That is
+a quarter to a third of what `@dataclass(frozen=True, slots=True)` costs for the same
+class (`benchmarks/ready_imports.py`).
 """
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
+from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
+from typing import Any, TypeVar, cast, dataclass_transform
+
+V = TypeVar("V", bound="Value")
 
 
 class Value:
@@ -65,3 +72,35 @@ class Value:
     def __setstate__(self, state: list[object]) -> None:
         for name, value in zip(self.__match_args__, state, strict=True):
             object.__setattr__(self, name, value)
+
+
+@dataclass_transform(frozen_default=True)
+def frozen(cls: type[V]) -> type[V]:
+    """`@dataclass(frozen=True, slots=True)` for a subclass of `Value`: the same fields,
+    defaults, slots, `__init__` and behaviour, known to `dataclasses` as that would be.
+    Fields with a `default_factory`, keyword-only or `InitVar` fields and
+    `__post_init__` need a real dataclass."""
+    if not issubclass(cls, Value):
+        raise TypeError(f"@frozen makes Values; {cls.__qualname__} is not one")
+    documented = bool(cls.__doc__)
+    made = dataclass(init=False, repr=False, eq=False, slots=True)(cls)
+    params, lines = [], []
+    scope: dict[str, object] = {"_set": object.__setattr__}
+    for f in fields(cast(Any, made)):
+        if f.default_factory is not MISSING or f.kw_only or not f.init \
+                or f.name in ("self", "_set") or hasattr(made, "__post_init__"):
+            raise TypeError(f"{cls.__qualname__}.{f.name}: @frozen cannot make this field; "
+                            "use @dataclass(frozen=True)")
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        lines.append(f"    _set(self, {f.name!r}, {f.name})\n")
+    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(lines) or '    pass'}", scope)
+    init: Any = scope["__init__"]
+    init.__qualname__ = f"{made.__qualname__}.__init__"
+    made.__init__ = init  # type: ignore[method-assign]
+    if not documented:  # as a dataclass is: by the call that builds it
+        made.__doc__ = f"{made.__name__}({', '.join(params)})"
+    return made

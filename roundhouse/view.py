@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -19,6 +19,7 @@ from typing import Any, TypeVar, cast
 from roundhouse.declension import GENDERS, Forms, Name
 from roundhouse.errors import RoundhouseError
 from roundhouse.message import Message, MessageError
+from roundhouse.value import Value, frozen
 from roundhouse.vocabulary import MAX_PIPS, SEATS, TileTextError, tile_pips
 
 VIEW_VERSION = 1
@@ -60,8 +61,8 @@ _STAGE_OF_PHASE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+@frozen
+class SeatView(Value):
     """One seat as the screens show it: who sits there, their hand's size, marker and score."""
 
     seat: int
@@ -79,16 +80,16 @@ class SeatView:
     forms: Forms = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Branch:
+@frozen
+class Branch(Value):
     """A chicken-foot branch: its tiles outward, and the branches laid from it."""
 
     tiles: tuple[str, ...]
     branches: tuple[Branch, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class TrainView:
+@frozen
+class TrainView(Value):
     """One train: its owner (None: the Mexican train), its tiles and whether it is open."""
 
     id: str  # the owner's seat as text, or "mexican"
@@ -99,8 +100,8 @@ class TrainView:
     branches: tuple[Branch, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class PendingDouble:
+@frozen
+class PendingDouble(Value):
     """A double laid that must still be satisfied, and in which order."""
 
     train: str
@@ -108,16 +109,16 @@ class PendingDouble:
     order: int  # from 1: the order they must be satisfied in
 
 
-@dataclass(frozen=True, slots=True)
-class Notice:
+@frozen
+class Notice(Value):
     """A rejection or an alert: what was said, for the seat it concerns (None: the table)."""
 
     seat: int | None
     message: Message
 
 
-@dataclass(frozen=True, slots=True)
-class ReaderView:
+@frozen
+class ReaderView(Value):
     """One pad's reader: online or not, and why not."""
 
     pad: str
@@ -125,8 +126,8 @@ class ReaderView:
     reason: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class LastPlay:
+@frozen
+class LastPlay(Value):
     """The last tile played: by whom, on which train, as it lies."""
 
     seat: int
@@ -137,8 +138,8 @@ class LastPlay:
 Option = str | int | bool | None
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+@frozen
+class View(Value):
     """One public view; `seq` is set by the publisher and grows by one per view."""
 
     language: str
