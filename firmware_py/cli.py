@@ -14,7 +14,7 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -79,6 +79,16 @@ def collection_paused() -> Iterator[None]:
         gc.enable()
 
 
+def collection_resumed() -> None:
+    """The end of the pause `main` keeps for the service from its import up to READY.
+    What is alive then (the modules, the table, the journal) stays until the service
+    stops, so it is left out of every later pass (`gc.freeze`) instead of being scanned
+    at the next one and again at each full pass; a cycle made before now is never
+    collected."""
+    gc.freeze()
+    gc.enable()
+
+
 def _usage() -> str:
     width = max(len(n) for n in COMMANDS)
     lines = ["usage: roundhouse COMMAND [options]", "", "commands:"]
@@ -133,9 +143,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "-h" in args or "--help" in args):
             parser.formatter_class = argparse.RawDescriptionHelpFormatter
             parser.epilog = _league_wall_help()
-    parsed = parser.parse_args(args[1:])
+        parsed = parser.parse_args(args[1:])
+        command = getattr(module, f"run_{attr}")
+        if name == "run":
+            # Paused up to READY, where the service resumes collection itself: a pass
+            # between here and there would scan everything imported so far.
+            return _call(command, parsed)
+    return _call(command, parsed)
+
+
+def _call(command: Callable[[argparse.Namespace], int], parsed: argparse.Namespace) -> int:
     try:
-        return int(getattr(module, f"run_{attr}")(parsed))
+        return int(command(parsed))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -31,7 +31,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
-from firmware_py.cli import collection_paused
+from firmware_py.cli import collection_resumed
 from firmware_py.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from firmware_py.journal import Journal
 from firmware_py.notify import Notifier, still_starting
@@ -527,8 +527,7 @@ def configure_run(parser: argparse.ArgumentParser) -> None:
 def run_run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        with collection_paused():
-            config = load_config(args.config)
+        config = load_config(args.config)
     except ConfigError as err:
         print(str(err), file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
@@ -539,9 +538,7 @@ def run_run(args: argparse.Namespace) -> int:
     from hardware.buttons import PinFactoryUnavailable
 
     try:
-        # Nor during the start, up to READY.
-        with collection_paused():
-            service.start()
+        service.start()
     except PinFactoryUnavailable as err:
         print(f"roundhouse run: {err}. To try the table without its hardware: roundhouse "
               "sim (bots play on a simulated table, with its screens)", file=sys.stderr)
@@ -549,6 +546,8 @@ def run_run(args: argparse.Namespace) -> int:
     except RoundhouseError as err:
         print(f"roundhouse run: {err}", file=sys.stderr)
         return EXIT_NEEDS_ATTENTION
+    # `roundhouse run` paused the cyclic collector from its import up to READY.
+    collection_resumed()
     # Woken each second: a signal the kernel hands to another thread is handled by this
     # one only when it runs Python again, and an untimed wait would never end.
     while not stop.wait(1.0):

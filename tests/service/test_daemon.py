@@ -525,6 +525,41 @@ def test_a_start_that_fails_leaves_no_journal_it_made(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("t.db")]
 
 
+def test_run_collects_no_cycles_until_ready_then_collects_again(tmp_path, monkeypatch):
+    """No pass of the cyclic collector from the command's import up to READY; from then
+    on it runs again, with what the start left alive frozen out of its passes. Left
+    paused, a service that runs for weeks would never free a cycle."""
+    import gc
+
+    from firmware_py.cli import main
+
+    seen: dict[str, object] = {}
+    start, stop = Service.start, Service.stop
+
+    def starting(service: Service) -> None:
+        seen["paused while starting"] = not gc.isenabled()
+        start(service)
+        service.finished.set()  # stop as soon as the start is done
+
+    def stopping(service: Service) -> None:
+        seen["collecting once started"] = gc.isenabled()
+        seen["frozen"] = gc.get_freeze_count()
+        stop(service)
+
+    monkeypatch.setattr(Service, "start", starting)
+    monkeypatch.setattr(Service, "stop", stopping)
+    monkeypatch.setattr(signal, "signal", lambda *_: None)
+    frozen_before = gc.get_freeze_count()
+    try:
+        assert main(["run", "--config", str(write_config(tmp_path))]) == 0
+        assert seen["paused while starting"] and seen["collecting once started"]
+        assert seen["frozen"] > frozen_before  # type: ignore[operator]
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()  # this test process goes on
+        gc.enable()
+
+
 def test_run_stops_for_good_on_a_busy_button_pin_and_names_it(tmp_path, monkeypatch, capsys):
     # Status 2 is the unit's RestartPreventExitStatus: restarting cannot free the pin.
     import hardware.buttons
