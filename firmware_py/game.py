@@ -18,7 +18,7 @@ of the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from firmware_py.entries import (
@@ -139,10 +139,8 @@ def preset_name(rules: str | Mapping[str, object]) -> str:
 # --- one moment of a game -------------------------------------------------------------
 
 
-# A dataclass, not a Value: comparing two moments compares their whole chains of steps,
-# one call deep per step with a dataclass's own functions.
-@dataclass(frozen=True, slots=True)
-class Steps:
+@frozen
+class Steps(Value):
     """The engine actions of a game so far, newest first, shared between moments."""
 
     action: Action

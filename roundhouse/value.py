@@ -4,10 +4,12 @@
 (`__init__`, `__repr__`, `__eq__`, `__hash__`, `__setattr__`, `__delattr__`) and compiles
 it when the class's module is imported: about half a millisecond a class, two
 milliseconds on a Raspberry Pi 4, and the table builds dozens of such classes before it
-can tell systemd it is ready. A `Value` behaves as such a dataclass does, with the shared
-functions below instead of generated ones: a subclass names its fields, in order, in
-`__match_args__`, makes them its `__slots__`, and writes its `__init__`, which sets each
-with `object.__setattr__`.
+can tell systemd it is ready. A `Value` behaves as such a dataclass does, with shared
+functions instead of generated ones, but for equality and the hash, which are written
+and compiled for each class at their first use (the screens compare and hash values by
+the hundred thousand). A subclass names its fields, in order, in `__match_args__`,
+makes them its `__slots__`, and writes its `__init__`, which sets each with
+`object.__setattr__`.
 
 - equal only to a value of the same class whose fields are equal, and hashed on them
   (a class may leave a field out of both, as `field(compare=False)` does: `_key`);
@@ -19,13 +21,14 @@ with `object.__setattr__`.
 A value that `dataclasses.replace`, `fields` and `asdict` must know, or whose fields have
 defaults, is written as a dataclass is and decorated with `@frozen` instead: the
 dataclass machinery records its fields (and makes its slots) without writing a function,
-and only its `__init__` is compiled, the rest being the shared functions below. That is
-a quarter to a third of what `@dataclass(frozen=True, slots=True)` costs for the same
-class (`benchmarks/ready_imports.py`).
+and only its `__init__` is compiled at import. That costs a fifth to a third of what
+`@dataclass(frozen=True, slots=True)` costs for the same class (`benchmarks/README.md`,
+"Fewer functions compiled before READY").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import MISSING, FrozenInstanceError, dataclass, fields
 from typing import Any, TypeVar, cast, dataclass_transform
 
@@ -47,14 +50,13 @@ class Value:
         (as a dataclass's `field(compare=False)` does)."""
         return self._fields()
 
+    # Each class's own, compiled at their first use (`_compiled`): the screens hash and
+    # compare values by the hundred thousand in a game.
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            assert isinstance(other, Value)
-            return self._key() == other._key()
-        return NotImplemented
+        return cast(bool, _compiled(type(self), "__eq__")(self, other))
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        return cast(int, _compiled(type(self), "__hash__")(self))
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
@@ -72,6 +74,41 @@ class Value:
     def __setstate__(self, state: list[object]) -> None:
         for name, value in zip(self.__match_args__, state, strict=True):
             object.__setattr__(self, name, value)
+
+
+# A subclass's functions, written for it; one made for a class that is then subclassed
+# hands its subclass's values back to `Value`, which writes the subclass's own.
+_SOURCE = {
+    "__eq__": """def __eq__(self, other):
+    if self.__class__ is not _cls:
+        return _Value.__eq__(self, other)
+    if other.__class__ is self.__class__:
+        return {mine} == {theirs}
+    return NotImplemented
+""",
+    "__hash__": """def __hash__(self):
+    if self.__class__ is not _cls:
+        return _Value.__hash__(self)
+    return hash({mine})
+""",
+}
+
+
+def _compiled(cls: type[Value], name: str) -> Callable[..., object]:
+    """`cls.__eq__` or `cls.__hash__` as a dataclass writes them (a tuple of the fields
+    built in place, as fast as Python compares), compiled the first time one of its
+    values is compared or hashed rather than when its module is imported."""
+    if cls._key is Value._key:
+        mine = "(" + "".join(f"self.{field}, " for field in cls.__match_args__) + ")"
+        theirs = mine.replace("self.", "other.")
+    else:
+        mine, theirs = "self._key()", "other._key()"
+    scope: dict[str, Any] = {"_cls": cls, "_Value": Value}
+    exec(_SOURCE[name].format(mine=mine, theirs=theirs), scope)
+    function: Callable[..., object] = scope[name]
+    function.__qualname__ = f"{cls.__qualname__}.{name}"
+    setattr(cls, name, function)
+    return function
 
 
 @dataclass_transform(frozen_default=True)

@@ -147,3 +147,18 @@ def test_the_values_dataclasses_know_are_made_by_frozen():
     for kind in (View, SeatView, Config, Moment):
         assert issubclass(kind, Value) and dataclasses.is_dataclass(kind)
         assert kind.__init__.__qualname__ == f"{kind.__qualname__}.__init__"
+
+
+def test_a_subclass_compares_its_own_fields_after_its_base_has_compared():
+    @frozen
+    class Wider(Spot):
+        """Spot with one field more."""
+
+        colour: str = "red"
+
+    assert Spot(1) == Spot(1) and hash(Spot(1)) == hash(Spot(1))  # Spot's own, compiled
+    assert Wider(1, colour="red") != Wider(1, colour="blue")
+    assert hash(Wider(1)) == hash((1, "Bo", (), "red"))
+    assert Wider(1) != Spot(1) and Spot(1) != Wider(1)
+    assert Spot.__eq__.__qualname__ == "Spot.__eq__"
+    assert Wider.__eq__.__qualname__.endswith("Wider.__eq__")
