@@ -15,10 +15,10 @@ the geometry directly.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from display import ink, text, theme
 from display.names import names, say, seat_name
@@ -876,6 +876,19 @@ def tiles_at(view: View, size: tuple[int, int], short: int) -> Iterator[tuple[Ti
 
 def layout(view: View, size: tuple[int, int]) -> TableLayout:
     """Every rectangle and text of the table screen for `view` at `size` (pure)."""
+    steps = layout_steps(view, size)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return cast(TableLayout, done.value)
+
+
+def layout_steps(view: View, size: tuple[int, int]) -> Generator[None, None, TableLayout]:
+    """`layout`, pausing after each lane with its panel and before the hub: a screen
+    that lays out ahead while the table waits (`table_screen.Painter.ahead`) stops
+    between two of them for a view that came, where a whole layout of a stage's first
+    view could keep it waiting several milliseconds."""
     seats = view.seats
     trains = _lanes(view, size)
     hub, strips, rail_step = trains.hub, trains.strips, trains.rail_step
@@ -914,6 +927,7 @@ def layout(view: View, size: tuple[int, int]) -> TableLayout:
                  else text_floor(len(seats), size, reader))
         texts += _kept_panel_texts(view, s, state, colour, least,
                                    loud_floor(len(seats), size, reader))
+        yield
 
     slots = _rail_slots(strips, starts, hub)
     # Before the first deal there is no train to lead to.

@@ -29,6 +29,7 @@ from display.table_layout import (
     TableLayout,
     TilePlace,
     layout,
+    layout_steps,
     max_short,
     smaller_tiles,
     tiles_at,
@@ -454,11 +455,12 @@ class Painter:
         of every tile on the table at the likeliest sizes the trains would shrink to if
         one of them grew (`smaller_tiles`), the trains laid out a lane a step, a face a
         step; and the layout of the views the table is likely to show next
-        (`rehearsal.likely_next`: the next seat's turn, the next stage), one a step,
-        each once for what it guesses. Without it the view that shrinks the tiles draws
-        every face anew, and the first view of a stage opens its fonts and measures its
-        words: the slowest views of a round. Only caches are filled: the pictures are the
-        same. The caller can stop between any two steps to draw a view that came."""
+        (`rehearsal.likely_next`: the next seat's turn, the next stage), a lane with its
+        panel a step and the hub another, each once for what it guesses. Without it the
+        view that shrinks the tiles draws every face anew, and the first view of a stage
+        opens its fonts and measures its words: the slowest views of a round. Only
+        caches are filled: the pictures are the same. The caller can stop between any
+        two steps to draw a view that came."""
         view, lay = self._view, self._layout
         yield
         if view is None or lay is None:
@@ -478,8 +480,8 @@ class Painter:
                    None if guess.phase == view.phase else guess.prompt)
             if key not in self._rehearsed:
                 self._rehearsed.add(key)
-                layout(guess, lay.size)
-                yield
+                yield from layout_steps(guess, lay.size)
+                yield  # the hub, after the last lane, is a step of its own
         for short in smaller_tiles(view, lay.size)[:AHEAD_SIZES]:
             yield
             for lane in tiles_at(view, lay.size, short):

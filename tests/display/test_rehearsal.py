@@ -5,6 +5,7 @@ of a stage then finds its fonts open and its words measured, so it is drawn quic
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import pairwise
 
@@ -142,11 +143,11 @@ def test_each_guess_is_laid_out_once_a_round(monkeypatch):
     painter.draw(pygame.Surface(SIZE), view)
     laid: list[View] = []
 
-    def counted(v: View, size: tuple[int, int]) -> table_layout.TableLayout:
+    def counted(v: View, size: tuple[int, int]) -> Iterator[None]:
         laid.append(v)
-        return table_layout.layout(v, size)
+        return table_layout.layout_steps(v, size)
 
-    monkeypatch.setattr(table_screen, "layout", counted)
+    monkeypatch.setattr(table_screen, "layout_steps", counted)
     for _ in painter.ahead():
         pass
     assert [v.phase for v in laid] == [Phase.PLAY, Phase.ROUND_OVER]
@@ -186,11 +187,11 @@ def test_a_seat_that_changes_its_language_is_foreseen_in_it(monkeypatch):
         pass
     laid: list[View] = []
 
-    def counted(v: View, size: tuple[int, int]) -> table_layout.TableLayout:
+    def counted(v: View, size: tuple[int, int]) -> Iterator[None]:
         laid.append(v)
-        return table_layout.layout(v, size)
+        return table_layout.layout_steps(v, size)
 
-    monkeypatch.setattr(table_screen, "layout", counted)
+    monkeypatch.setattr(table_screen, "layout_steps", counted)
     nxt = likely_next(view)[0].turn
     assert nxt is not None
     seats = tuple(replace(s, language="te") if s.seat == nxt else s for s in view.seats)
@@ -199,3 +200,28 @@ def test_a_seat_that_changes_its_language_is_foreseen_in_it(monkeypatch):
     for _ in painter.ahead():
         pass
     assert [(v.turn, v.seats[nxt].language) for v in laid] == [(nxt, "te")]
+
+
+@pytest.mark.parametrize("seats", [8, 14])
+def test_a_view_foreseen_is_laid_out_a_panel_at_a_time(monkeypatch, seats):
+    """The display loop looks for a new view between two steps of drawing ahead: a step
+    lays out one lane with its panel, or the hub, so a tap's view waits for little more
+    than one panel, not for the whole layout of a stage's first view."""
+    view = next(v for v in game(seats) if v.stage == Stage.PLAY and v.turn is not None
+                and any(s.hand == 1 for s in v.seats))
+    painter = table_screen.Painter()
+    painter.draw(pygame.Surface(SIZE), view)
+    made: list[str] = []
+    panels, hub = table_layout._kept_panel_texts, table_layout._hub
+    monkeypatch.setattr(table_layout, "_kept_panel_texts",
+                        lambda *a: made.append("panel") or panels(*a))
+    monkeypatch.setattr(table_layout, "_hub", lambda *a: made.append("hub") or hub(*a))
+    steps = []
+    for _ in painter.ahead():
+        steps.append(tuple(made))
+        made.clear()
+    guesses = likely_next(view)
+    assert len(guesses) == 2  # the next turn, and the round's end
+    assert sum(step.count("hub") for step in steps) == len(guesses)
+    assert sum(step.count("panel") for step in steps) == len(guesses) * (seats + 1)
+    assert {step for step in steps if step} == {("panel",), ("hub",)}
