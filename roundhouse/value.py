@@ -121,11 +121,18 @@ def frozen(cls: type[V]) -> type[V]:
         raise TypeError(f"@frozen makes Values; {cls.__qualname__} is not one")
     documented = bool(cls.__doc__)
     made = dataclass(init=False, repr=False, eq=False, slots=True)(cls)
+    made_fields = fields(cast(Any, made))
+    # An InitVar is not among the fields, but among what the dataclass recorded.
+    recorded = cast(Any, made).__dataclass_fields__.values()
+    init_vars = [f.name for f in recorded if "InitVar" in str(f.type)]
+    if hasattr(made, "__post_init__") or init_vars:
+        raise TypeError(f"{cls.__qualname__}: @frozen makes no __post_init__ nor InitVar; "
+                        "use @dataclass(frozen=True)")
     params, lines = [], []
     scope: dict[str, object] = {"_set": object.__setattr__}
-    for f in fields(cast(Any, made)):
+    for f in made_fields:
         if f.default_factory is not MISSING or f.kw_only or not f.init \
-                or f.name in ("self", "_set") or hasattr(made, "__post_init__"):
+                or f.name in ("self", "_set"):
             raise TypeError(f"{cls.__qualname__}.{f.name}: @frozen cannot make this field; "
                             "use @dataclass(frozen=True)")
         if f.default is MISSING:

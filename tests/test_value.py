@@ -136,6 +136,15 @@ def test_frozen_refuses_what_it_cannot_make():
 
             def __post_init__(self) -> None:
                 pass
+    with pytest.raises(TypeError, match="nor InitVar"):
+        @frozen
+        class Passed(Value):
+            seat: int
+            scale: dataclasses.InitVar[int] = 1
+    with pytest.raises(TypeError, match="use @dataclass"):
+        @frozen
+        class Named(Value):
+            seat: int = dataclasses.field(default=0, kw_only=True)
 
 
 def test_the_values_dataclasses_know_are_made_by_frozen():
