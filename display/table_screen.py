@@ -479,8 +479,10 @@ class Painter:
             key = (guess.phase, guess.stage, guess.round, guess.turn, seats, view.language,
                    None if guess.phase == view.phase else guess.prompt)
             if key not in self._rehearsed:
-                self._rehearsed.add(key)
                 yield from layout_steps(guess, lay.size)
+                # Only once laid out whole: a view that comes halfway stops it, and the
+                # next wait lays it out again (what was laid out is kept and quick).
+                self._rehearsed.add(key)
                 yield  # the hub, after the last lane, is a step of its own
         for short in smaller_tiles(view, lay.size)[:AHEAD_SIZES]:
             yield

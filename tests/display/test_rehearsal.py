@@ -225,3 +225,21 @@ def test_a_view_foreseen_is_laid_out_a_panel_at_a_time(monkeypatch, seats):
     assert sum(step.count("hub") for step in steps) == len(guesses)
     assert sum(step.count("panel") for step in steps) == len(guesses) * (seats + 1)
     assert {step for step in steps if step} == {("panel",), ("hub",)}
+
+
+def test_a_view_foreseen_but_cut_short_by_a_new_view_is_laid_out_again(monkeypatch):
+    view = next(v for v in game(8) if v.stage == Stage.PLAY and v.turn is not None
+                and any(s.hand == 1 for s in v.seats))
+    painter = table_screen.Painter()
+    painter.draw(pygame.Surface(SIZE), view)
+    hubs: list[View] = []
+    hub = table_layout._hub
+    monkeypatch.setattr(table_layout, "_hub", lambda v, *a: hubs.append(v) or hub(v, *a))
+    steps = painter.ahead()
+    for _ in range(4):  # a view comes while the next turn is laid out, before its hub
+        next(steps)
+    assert hubs == []
+    painter.draw(pygame.Surface(SIZE), view)  # the same view again: nothing to draw
+    for _ in painter.ahead():
+        pass
+    assert [v.phase for v in hubs] == [Phase.PLAY, Phase.ROUND_OVER]
