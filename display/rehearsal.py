@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from roundhouse.round_end import over_prompt, reveal_prompt, summary_prompt
 from roundhouse.view import Phase, Stage, TrainView, View
-from roundhouse.vocabulary import MEXICAN
+from roundhouse.vocabulary import MEXICAN, MEXICAN_NAME
 
 
 def likely_next(view: View) -> tuple[View, ...]:
@@ -99,7 +99,7 @@ def _play(view: View, round_: int, turn: int) -> View:
     trains = (tuple(replace(t, tiles=(), open=False, branches=()) for t in view.trains)
               or (*(TrainView(str(i), i, s.name, (), False) for i, s in enumerate(view.seats)
                     if s.joined),
-                  TrainView(MEXICAN, None, "Mexican train", (), False)))
+                  TrainView(MEXICAN, None, MEXICAN_NAME, (), False)))
     return replace(view, phase=Phase.PLAY, stage=Stage.PLAY, round=round_, turn=turn,
                    trains=trains, pending_doubles=(), last_play=None, revealed=None,
                    ranking=None)

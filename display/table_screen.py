@@ -36,8 +36,8 @@ from display.table_layout import (
 )
 from roundhouse.view import Phase, View
 
-# The phases in the order a round goes through them (docs/flow.md).
-_FLOW = (Phase.LOBBY, Phase.DEAL, Phase.PLAY, Phase.ROUND_OVER, Phase.GAME_OVER)
+# The phases in the order a round goes through them (docs/flow.md), as `Phase` lists them.
+_FLOW = tuple(Phase)
 NEWEST_PULSE = 1.6  # seconds the newest tile pulses after it is laid
 AHEAD_SIZES = 2  # smaller tile sizes whose faces are drawn ahead (tiles.FACES_KEPT)
 

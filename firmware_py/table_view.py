@@ -30,7 +30,7 @@ from roundhouse.view import (
     TrainView,
     View,
 )
-from roundhouse.vocabulary import MEXICAN
+from roundhouse.vocabulary import MEXICAN, MEXICAN_NAME
 
 
 class TableShown(Protocol):
@@ -98,7 +98,7 @@ class ViewMaker:
         if started:
             for e, name in enumerate(game.names):
                 trains.append(_train_view(str(e), e, name, state.trains[e]))
-            trains.append(_train_view(MEXICAN, None, "Mexican train", state.trains[MEXICAN]))
+            trains.append(_train_view(MEXICAN, None, MEXICAN_NAME, state.trains[MEXICAN]))
         engine = state.engine if started else game.next_engine(state)
         last_play = None
         if m.last_play is not None:

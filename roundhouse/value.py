@@ -103,8 +103,13 @@ def _compiled(cls: type[Value], name: str) -> Callable[..., object]:
         theirs = mine.replace("self.", "other.")
     else:
         mine, theirs = "self._key()", "other._key()"
-    scope: dict[str, Any] = {"_cls": cls, "_Value": Value}
-    exec(_SOURCE[name].format(mine=mine, theirs=theirs), scope)
+    return _install(cls, name, _SOURCE[name].format(mine=mine, theirs=theirs),
+                    {"_cls": cls, "_Value": Value})
+
+
+def _install(cls: type, name: str, source: str, scope: dict[str, Any]) -> Callable[..., object]:
+    """Compile `source`, the function `name`, and make it `cls`'s own."""
+    exec(source, scope)
     function: Callable[..., object] = scope[name]
     function.__qualname__ = f"{cls.__qualname__}.{name}"
     setattr(cls, name, function)
@@ -129,7 +134,7 @@ def frozen(cls: type[V]) -> type[V]:
         raise TypeError(f"{cls.__qualname__}: @frozen makes no __post_init__ nor InitVar; "
                         "use @dataclass(frozen=True)")
     params, lines = [], []
-    scope: dict[str, object] = {"_set": object.__setattr__}
+    scope: dict[str, Any] = {"_set": object.__setattr__}
     for f in made_fields:
         if f.default_factory is not MISSING or f.kw_only or not f.init \
                 or f.name in ("self", "_set"):
@@ -141,10 +146,8 @@ def frozen(cls: type[V]) -> type[V]:
             scope[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
         lines.append(f"    _set(self, {f.name!r}, {f.name})\n")
-    exec(f"def __init__(self, {', '.join(params)}):\n{''.join(lines) or '    pass'}", scope)
-    init: Any = scope["__init__"]
-    init.__qualname__ = f"{made.__qualname__}.__init__"
-    made.__init__ = init  # type: ignore[method-assign]
+    _install(made, "__init__",
+             f"def __init__(self, {', '.join(params)}):\n{''.join(lines) or '    pass'}", scope)
     if not documented:  # as a dataclass is: by the call that builds it
         made.__doc__ = f"{made.__name__}({', '.join(params)})"
     return made

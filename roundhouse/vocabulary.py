@@ -12,6 +12,7 @@ from __future__ import annotations
 from roundhouse.errors import RoundhouseError
 
 MEXICAN = "mexican"
+MEXICAN_NAME = "Mexican train"  # its `name` in the view (the screens say it in words)
 # A train as the rules and the records name it: a seat number, or MEXICAN.
 TrainKey = int | str
 
